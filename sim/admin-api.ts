@@ -1,0 +1,111 @@
+// A local stand-in for the Mintlify admin API: real HTTP on 127.0.0.1, used by the demo, the tests, the
+// benchmark and the self-test workflow. It plays `GET /v2/agent/{projectId}/job/{id}` as the contract describes.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly url: string
+  readonly headers: IncomingMessage['headers']
+  /** Milliseconds since the server started. */
+  readonly at: number
+}
+
+/** Answers request number `index` (0-based). */
+export type Respond = (req: IncomingMessage, res: ServerResponse, index: number) => void | Promise<void>
+
+export interface RunningServer {
+  readonly url: string
+  readonly requests: RecordedRequest[]
+  close(): Promise<void>
+}
+
+/** Starts an HTTP server on a free loopback port. */
+export async function startServer(respond: Respond, host = '127.0.0.1'): Promise<RunningServer> {
+  const requests: RecordedRequest[] = []
+  const sockets = new Set<Socket>()
+  const started = performance.now()
+  const server = createServer((req, res) => {
+    const index = requests.length
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: performance.now() - started })
+    Promise.resolve(respond(req, res, index)).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error))
+    })
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://${host}:${port}`,
+    requests,
+    close: async () => {
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => server.close(() => { resolve(); }))
+    }
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
+  res.end(text)
+}
+
+export interface JobStory {
+  readonly projectId: string
+  readonly jobId: string
+  /** The key the API accepts. */
+  readonly apiKey: string
+  /** The job answers `active` for this many polls... */
+  readonly activePolls?: number
+  /** ...or for this long after the first poll. */
+  readonly activeForMs?: number
+  /** How the job ends. */
+  readonly final: { readonly status: string; readonly prLink?: string | null }
+  readonly model?: string
+  readonly repository?: string
+  readonly ref?: string | null
+}
+
+/** A job body as the API returns it. */
+export function jobBody(story: JobStory, status: string, prLink: string | null): Record<string, unknown> {
+  return {
+    id: story.jobId,
+    status,
+    source: { repository: story.repository ?? 'https://github.com/acme/docs', ref: story.ref === undefined ? 'main' : story.ref },
+    model: story.model ?? 'claude-sonnet-4-5',
+    prLink,
+    createdAt: '2026-11-22T09:00:00.000Z',
+    archivedAt: status === 'archived' ? '2026-11-22T09:30:00.000Z' : null
+  }
+}
+
+/**
+ * Plays one agent job: 401 for a wrong key, 404 for any other job or project, `active` for a while, then the
+ * final status. Other paths answer 404 too.
+ */
+export function playJob(story: JobStory): Respond {
+  const path = `/v2/agent/${encodeURIComponent(story.projectId)}/job/${encodeURIComponent(story.jobId)}`
+  let polls = 0
+  let firstPollAt: number | undefined
+  return (req, res) => {
+    if (req.headers.authorization !== `Bearer ${story.apiKey}`) {
+      sendJson(res, 401, { error: 'Invalid API key' })
+      return
+    }
+    if (req.method !== 'GET' || req.url !== path) {
+      sendJson(res, 404, { error: 'Agent job not found' })
+      return
+    }
+    polls += 1
+    firstPollAt ??= performance.now()
+    const stillActive =
+      (story.activePolls !== undefined && polls <= story.activePolls) ||
+      (story.activeForMs !== undefined && performance.now() - firstPollAt < story.activeForMs)
+    const body = stillActive ? jobBody(story, 'active', null) : jobBody(story, story.final.status, story.final.prLink ?? null)
+    sendJson(res, 200, body)
+  }
+}

@@ -1,0 +1,26 @@
+import { setTimeout as delay } from 'node:timers/promises'
+
+/** Most runners send SIGINT on cancel, then SIGTERM; the step must stop polling at once. */
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const
+/** Whatever is left to do after a cancellation must finish within this, or the process exits anyway. */
+export const CANCEL_GRACE_MS = 800
+
+/** An AbortSignal raised by SIGINT or SIGTERM; after it, the process exits non-zero within the grace period. */
+export function cancelOnSignals(): AbortSignal {
+  const controller = new AbortController()
+  const onSignal = (signal: NodeJS.Signals): void => {
+    controller.abort(new Error(`received ${signal}`))
+    setTimeout(() => process.exit(1), CANCEL_GRACE_MS).unref()
+  }
+  for (const signal of SIGNALS) process.once(signal, onSignal)
+  return controller.signal
+}
+
+/** Sleeps `ms`, or less when the signal aborts first. Never rejects. */
+export async function sleepUnlessCancelled(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal })
+  } catch {
+    // aborted: the caller sees the signal
+  }
+}

@@ -1,0 +1,187 @@
+import { type Dispatcher, request } from 'undici'
+import { type AgentJob, parseJob } from './job.ts'
+import { parseRetryAfter } from './retry-after.ts'
+import { forLog } from './untrusted-text.ts'
+
+/** A job body is a few hundred bytes; anything near this is not a job, and is not buffered. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** What one poll learned. */
+export type PollResult =
+  | { readonly kind: 'job'; readonly job: AgentJob }
+  /** Worth trying again later: 5xx, 429, a network error, a timeout, a body that is not a job. */
+  | {
+      readonly kind: 'transient'
+      readonly reason: string
+      readonly retryAfterMs?: number
+      /** The host name did not resolve: permanent unless the API has answered before. */
+      readonly hostNotFound?: boolean
+    }
+  /** Trying again cannot help: the reason says what to change. */
+  | { readonly kind: 'permanent'; readonly reason: string }
+  | { readonly kind: 'cancelled' }
+
+export interface JobClientOptions {
+  readonly jobUrl: URL
+  readonly apiKey: string
+  readonly projectId: string
+  readonly jobId: string
+  readonly userAgent: string
+  readonly dispatcher: Dispatcher
+  /** Aborted when the workflow is cancelled. */
+  readonly cancelSignal: AbortSignal
+  readonly now?: () => number
+}
+
+/** Reads the job once, within `timeoutMs`. */
+export type FetchJob = (timeoutMs: number) => Promise<PollResult>
+
+const PERMANENT_STATUSES = new Set([400, 401, 403, 404, 405, 406, 409, 410, 411, 413, 414, 415, 422])
+
+export function createJobClient(options: JobClientOptions): FetchJob {
+  const now = options.now ?? Date.now
+  const headers = {
+    authorization: `Bearer ${options.apiKey}`,
+    accept: 'application/json',
+    'user-agent': options.userAgent
+  }
+
+  const cancelled = (): boolean => options.cancelSignal.aborted
+  return async (timeoutMs) => {
+    if (cancelled()) return { kind: 'cancelled' }
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const signal = AbortSignal.any([options.cancelSignal, timeout])
+    try {
+      const response = await request(options.jobUrl, {
+        method: 'GET',
+        headers,
+        dispatcher: options.dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs
+      })
+      const body = await readLimited(response.body, response.headers['content-length'])
+      return classify(response.statusCode, response.headers, body, options, now())
+    } catch (error) {
+      if (cancelled()) return { kind: 'cancelled' }
+      if (timeout.aborted) return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
+      return networkFault(error)
+    }
+  }
+}
+
+type Body = { readonly text: string } | { readonly tooLarge: true }
+
+async function readLimited(body: Dispatcher.ResponseData['body'], contentLength: string | string[] | undefined): Promise<Body> {
+  if (Number(contentLength) > MAX_BODY_BYTES) {
+    body.destroy()
+    return { tooLarge: true }
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length
+    if (size > MAX_BODY_BYTES) {
+      body.destroy()
+      return { tooLarge: true }
+    }
+    chunks.push(chunk as Buffer)
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') }
+}
+
+function classify(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Body,
+  options: JobClientOptions,
+  nowMs: number
+): PollResult {
+  if (status === 200) {
+    if ('tooLarge' in body) return { kind: 'transient', reason: `HTTP 200 with a body over ${MAX_BODY_BYTES} bytes, not read` }
+    let decoded: unknown
+    try {
+      decoded = JSON.parse(body.text)
+    } catch {
+      return { kind: 'transient', reason: 'HTTP 200 with a body that is not JSON' }
+    }
+    const parsed = parseJob(decoded)
+    return parsed.ok ? { kind: 'job', job: parsed.job } : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` }
+  }
+
+  const detail = errorDetail(body)
+  const described = `HTTP ${status}${detail}`
+  if (status >= 300 && status < 400) {
+    const location = headers['location']
+    const target = typeof location === 'string' ? ` to ${forLog(location)}` : ''
+    return {
+      kind: 'permanent',
+      reason: `The API answered ${described}, a redirect${target}. Redirects are not followed so the API key never travels elsewhere: set base-url to the address that answers directly.`
+    }
+  }
+  if (status === 401 || status === 403) {
+    return {
+      kind: 'permanent',
+      reason: `The API refused the key (${described}). Check that the api-key secret holds a Mintlify admin API key (it starts with "mint_") for this project; admin keys are made on the dashboard's API keys page, under organization settings.`
+    }
+  }
+  if (status === 404) {
+    return {
+      kind: 'permanent',
+      reason: `No agent job "${forLog(options.jobId)}" was found in project "${forLog(options.projectId)}" (${described}). Check job-id (the id the job-creating step returned) and project-id (from the dashboard's API keys page).`
+    }
+  }
+  if (PERMANENT_STATUSES.has(status)) {
+    return { kind: 'permanent', reason: `The API rejected the request (${described}); retrying cannot help.` }
+  }
+  const retryAfterMs = parseRetryAfter(headers['retry-after'], nowMs)
+  const reason = status === 429 ? `rate limited (${described})` : described
+  return retryAfterMs === undefined ? { kind: 'transient', reason } : { kind: 'transient', reason, retryAfterMs }
+}
+
+/** The API's `{"error": "..."}` message, if the body has one, as a suffix. HTML and other bodies are left out. */
+function errorDetail(body: Body): string {
+  if (!('text' in body)) return ''
+  try {
+    const decoded: unknown = JSON.parse(body.text)
+    if (typeof decoded === 'object' && decoded !== null && 'error' in decoded && typeof decoded.error === 'string') {
+      return `: ${forLog(decoded.error)}`
+    }
+  } catch {
+    // not JSON: nothing worth quoting
+  }
+  return ''
+}
+
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed while sending',
+  ETIMEDOUT: 'connection timed out',
+  EAI_AGAIN: 'DNS lookup failed temporarily',
+  ENOTFOUND: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed mid-response',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time (request-timeout)',
+  UND_ERR_BODY_TIMEOUT: 'response body stalled (request-timeout)',
+  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'truncated response',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'truncated response'
+}
+
+function networkFault(error: unknown): PollResult {
+  const code = errorCode(error)
+  const message = error instanceof Error ? forLog(error.message) : forLog(String(error))
+  const reason = code ? `${NETWORK_ERRORS[code] ?? 'network error'} (${code})` : `network error: ${message}`
+  return code === 'ENOTFOUND' ? { kind: 'transient', reason, hostNotFound: true } : { kind: 'transient', reason }
+}
+
+/** The error code of the error or of its cause (undici wraps socket errors, and proxies wrap them again). */
+function errorCode(error: unknown, depth = 0): string | undefined {
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined
+  const inner = 'cause' in error ? errorCode(error.cause, depth + 1) : undefined
+  if (code && NETWORK_ERRORS[code] && code !== 'UND_ERR_SOCKET') return code
+  return inner ?? code
+}

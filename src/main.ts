@@ -1,0 +1,58 @@
+import * as core from '@actions/core'
+import { EnvHttpProxyAgent } from 'undici'
+import packageJson from '../package.json' with { type: 'json' }
+import { cancelOnSignals, sleepUnlessCancelled } from './cancellation.ts'
+import { formatDuration } from './duration.ts'
+import { errorMessage } from './error-message.ts'
+import { createJobClient } from './job-client.ts'
+import { outputsOf } from './outputs.ts'
+import { waitForJob, type WaitResult } from './poller.ts'
+import { logProgress } from './progress-log.ts'
+import { readSettings, type Settings } from './settings.ts'
+import { summaryOf } from './summary.ts'
+import { forLog } from './untrusted-text.ts'
+import { type Verdict, verdictOf } from './verdict.ts'
+
+export const USER_AGENT = `${packageJson.name}/${packageJson.version}`
+
+/** The action's entry point: never throws; a failure is reported with core.setFailed. */
+export async function run(): Promise<void> {
+  let settings: Settings
+  try {
+    settings = readSettings({ getInput: (name) => core.getInput(name), setSecret: core.setSecret, warning: core.warning })
+  } catch (error) {
+    core.setFailed(errorMessage(error))
+    return
+  }
+  const cancelSignal = cancelOnSignals()
+  const dispatcher = new EnvHttpProxyAgent()
+  try {
+    core.info(
+      `Waiting for agent job "${forLog(settings.jobId)}" in project "${forLog(settings.projectId)}" at ${settings.jobUrl.origin} ` +
+        `(timeout ${formatDuration(settings.timeoutMs)}, polling every ${formatDuration(settings.pollIntervalMs)} ` +
+        `growing to ${formatDuration(settings.maxPollIntervalMs)})`
+    )
+    const fetchJob = createJobClient({ ...settings, userAgent: USER_AGENT, dispatcher, cancelSignal })
+    const clock = { now: Date.now, random: Math.random, sleep: (ms: number) => sleepUnlessCancelled(ms, cancelSignal) }
+    const result = await waitForJob(fetchJob, settings, clock, logProgress(core))
+    const verdict = verdictOf(result, settings)
+    await report(result, settings, verdict)
+    if (verdict.fails) core.setFailed(verdict.message)
+    else core.info(verdict.message)
+  } catch (error) {
+    core.setFailed(`Unexpected error while waiting for the agent job: ${errorMessage(error)}`)
+  } finally {
+    await dispatcher.destroy()
+  }
+}
+
+/** Outputs first (a later step may need them even when this one fails), then the job summary. */
+async function report(result: WaitResult, settings: Settings, verdict: Verdict): Promise<void> {
+  for (const [name, value] of Object.entries(outputsOf(result))) core.setOutput(name, value)
+  const { heading, message, rows } = summaryOf(result, settings, verdict)
+  try {
+    await core.summary.addHeading(heading, 3).addRaw(message, true).addTable(rows).write()
+  } catch (error) {
+    core.warning(`Could not write the job summary: ${errorMessage(error)}`)
+  }
+}

@@ -1,0 +1,128 @@
+import type { AgentJob, TerminalStatus } from './job.ts'
+import { isTerminal } from './job.ts'
+import type { FetchJob, PollResult } from './job-client.ts'
+import { faultDelay, pollDelay, type ScheduleOptions } from './schedule.ts'
+
+export interface PollerOptions extends ScheduleOptions {
+  readonly timeoutMs: number
+  readonly requestTimeoutMs: number
+  /** How often to say the job is still running. */
+  readonly heartbeatMs?: number
+}
+
+export interface PollerClock {
+  readonly now: () => number
+  /** Resolves after `ms`, or earlier when the run is cancelled. */
+  readonly sleep: (ms: number) => Promise<void>
+  readonly random: () => number
+}
+
+/** What the poller reports while it waits, for the log. */
+export type PollEvent =
+  | { readonly type: 'poll'; readonly result: PollResult; readonly poll: number; readonly tookMs: number }
+  | { readonly type: 'status'; readonly job: AgentJob; readonly previous: string | undefined; readonly elapsedMs: number }
+  | { readonly type: 'heartbeat'; readonly job: AgentJob; readonly elapsedMs: number; readonly polls: number }
+  | { readonly type: 'fault'; readonly reason: string; readonly consecutive: number; readonly retryInMs: number }
+
+export interface WaitStats {
+  readonly polls: number
+  readonly elapsedMs: number
+  /** The last job the API returned, if any. */
+  readonly job: AgentJob | undefined
+  /** Polls that failed with a transient fault. */
+  readonly faults: number
+}
+
+export type WaitResult = WaitStats &
+  (
+    | { readonly outcome: TerminalStatus }
+    /** The deadline passed; `lastFault` says what was failing, if the last poll failed. */
+    | { readonly outcome: 'timeout'; readonly lastFault: string | undefined; readonly consecutiveFaults: number }
+    /** A permanent fault: the reason says what to change. */
+    | { readonly outcome: 'error'; readonly reason: string }
+    | { readonly outcome: 'cancelled' }
+  )
+
+export type WaitOutcome = WaitResult['outcome']
+
+const DEFAULT_HEARTBEAT_MS = 60_000
+/** A request started at the deadline still gets this long. */
+const LAST_REQUEST_MIN_MS = 1000
+
+/** Polls until the job reaches a terminal status, a permanent fault, the deadline, or cancellation. */
+export async function waitForJob(
+  fetchJob: FetchJob,
+  options: PollerOptions,
+  clock: PollerClock,
+  onEvent: (event: PollEvent) => void = () => {}
+): Promise<WaitResult> {
+  const start = clock.now()
+  const deadline = start + options.timeoutMs
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
+  let nextHeartbeat = start + heartbeatMs
+  let polls = 0
+  let faults = 0
+  let consecutiveFaults = 0
+  let lastFault: string | undefined
+  let job: AgentJob | undefined
+  const stats = (): WaitStats => ({ polls, elapsedMs: clock.now() - start, job, faults })
+
+  for (;;) {
+    const requestTimeout = Math.min(options.requestTimeoutMs, Math.max(deadline - clock.now(), LAST_REQUEST_MIN_MS))
+    const pollStart = clock.now()
+    const result = await fetchJob(requestTimeout)
+    polls += 1
+    const now = clock.now()
+    const elapsedMs = now - start
+    onEvent({ type: 'poll', result, poll: polls, tookMs: now - pollStart })
+
+    let delay: number
+    switch (result.kind) {
+      case 'cancelled':
+        return { ...stats(), outcome: 'cancelled' }
+      case 'permanent':
+        return { ...stats(), outcome: 'error', reason: result.reason }
+      case 'job': {
+        const previous = job?.status
+        job = result.job
+        consecutiveFaults = 0
+        lastFault = undefined
+        if (job.status !== previous) {
+          onEvent({ type: 'status', job, previous, elapsedMs })
+          nextHeartbeat = now + heartbeatMs
+        }
+        if (isTerminal(job.status)) return { ...stats(), outcome: job.status }
+        delay = pollDelay(elapsedMs, options, clock.random)
+        break
+      }
+      case 'transient': {
+        if (result.hostNotFound && job === undefined) {
+          return { ...stats(), outcome: 'error', reason: `The API host could not be found (${result.reason}). Check base-url.` }
+        }
+        faults += 1
+        consecutiveFaults += 1
+        lastFault = result.reason
+        delay = Math.max(pollDelay(elapsedMs, options, clock.random), faultDelay(consecutiveFaults, options, clock.random))
+        if (result.retryAfterMs !== undefined) {
+          if (now + result.retryAfterMs > deadline) {
+            lastFault = `${result.reason}; the API asked to wait ${Math.ceil(result.retryAfterMs / 1000)}s (Retry-After), past the timeout`
+            return { ...stats(), outcome: 'timeout', lastFault, consecutiveFaults }
+          }
+          delay = Math.max(delay, result.retryAfterMs)
+        }
+        break
+      }
+    }
+
+    const remaining = deadline - clock.now()
+    if (remaining <= 0) return { ...stats(), outcome: 'timeout', lastFault, consecutiveFaults }
+    delay = Math.min(delay, remaining)
+    if (result.kind === 'transient') {
+      onEvent({ type: 'fault', reason: result.reason, consecutive: consecutiveFaults, retryInMs: delay })
+    } else if (job !== undefined && now >= nextHeartbeat) {
+      onEvent({ type: 'heartbeat', job, elapsedMs, polls })
+      nextHeartbeat = now + heartbeatMs
+    }
+    await clock.sleep(delay)
+  }
+}

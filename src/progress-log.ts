@@ -1,0 +1,42 @@
+import { formatDuration } from './duration.ts'
+import type { PollEvent } from './poller.ts'
+import { forLog, httpUrl } from './untrusted-text.ts'
+
+export interface Logger {
+  info(message: string): void
+  debug(message: string): void
+}
+
+/**
+ * Turns poller events into a quiet log: one line per status change, a heartbeat while the job stays active,
+ * one line per fault; each poll in detail only under debug. Every line starts with our own words.
+ */
+export function logProgress(logger: Logger): (event: PollEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case 'poll': {
+        const { result } = event
+        const what =
+          result.kind === 'job' ? `status ${forLog(result.job.status)}` : result.kind === 'cancelled' ? 'cancelled' : forLog(result.reason)
+        logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)`)
+        return
+      }
+      case 'status': {
+        const at = formatDuration(event.elapsedMs)
+        const pr = httpUrl(event.job.prLink)
+        const prText = pr ? `, pull request ${pr.href}` : ''
+        const from = event.previous === undefined ? '' : ` (was ${forLog(event.previous)})`
+        logger.info(`Job status: ${forLog(event.job.status)}${from} at ${at}${prText}`)
+        return
+      }
+      case 'heartbeat':
+        logger.info(`Still ${forLog(event.job.status)} after ${formatDuration(event.elapsedMs)} (${event.polls} polls)`)
+        return
+      case 'fault':
+        logger.info(
+          `Poll failed: ${forLog(event.reason)}; retrying in ${formatDuration(event.retryInMs)} (${event.consecutive} in a row)`
+        )
+        return
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import { formatDuration, parseDuration } from './duration.ts'
+import { TERMINAL_STATUSES } from './job.ts'
+
+export const OUTCOMES_THAT_CAN_FAIL = [...TERMINAL_STATUSES, 'timeout'] as const
+export type FailableOutcome = (typeof OUTCOMES_THAT_CAN_FAIL)[number]
+
+/** Everything the action was asked to do, parsed and validated once. */
+export interface Settings {
+  readonly projectId: string
+  readonly jobId: string
+  /** The admin API key. Masked the moment it is read; never log it. */
+  readonly apiKey: string
+  /** `GET` this to read the job. */
+  readonly jobUrl: URL
+  readonly timeoutMs: number
+  /** The first wait between two polls. */
+  readonly pollIntervalMs: number
+  /** The longest wait between two polls. */
+  readonly maxPollIntervalMs: number
+  /** The deadline of one HTTP request. */
+  readonly requestTimeoutMs: number
+  readonly failOn: ReadonlySet<FailableOutcome>
+  readonly comment: boolean
+  /** Where to comment; undefined means the triggering issue or pull request. */
+  readonly issueNumber: number | undefined
+  readonly githubToken: string
+}
+
+export interface InputSource {
+  /** The input's value, trimmed; empty when not set. */
+  getInput(name: string): string
+  /** Masks a secret in the log from now on. */
+  setSecret(secret: string): void
+  warning(message: string): void
+}
+
+/** One or more inputs are invalid; the message names each of them. */
+export class InputError extends Error {
+  override name = 'InputError'
+}
+
+const LOOPBACK_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
+const BOOLEAN_TRUE = ['true', 'True', 'TRUE']
+const BOOLEAN_FALSE = ['false', 'False', 'FALSE']
+
+/** Reads and validates every input; throws an InputError naming all the invalid ones before any request. */
+export function readSettings(source: InputSource): Settings {
+  const problems: string[] = []
+  const input = (name: string): string => source.getInput(name).trim()
+  const required = (name: string, what: string): string => {
+    const value = input(name)
+    if (value === '') problems.push(`Input "${name}" is required: ${what}.`)
+    return value
+  }
+
+  const apiKey = required('api-key', 'pass your admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}')
+  if (apiKey !== '') source.setSecret(apiKey)
+  const projectId = required('project-id', 'the project id shown on the dashboard\'s API keys page')
+  const jobId = required('job-id', 'the id of the agent job to wait for, from the step that started it')
+  for (const [name, value] of [['project-id', projectId], ['job-id', jobId]] as const) {
+    const problem = pathSegmentProblem(value)
+    if (value !== '' && problem) problems.push(`Input "${name}" ${problem}.`)
+  }
+  if (apiKey !== '' && !apiKey.startsWith('mint_')) {
+    const hint = apiKey === projectId ? 'it equals project-id' : 'the usual mistake is passing the project id'
+    source.warning(`Input "api-key" does not start with "mint_" as Mintlify admin API keys do (${hint}). Expect the API to refuse it.`)
+  }
+
+  const baseUrl = parseBaseUrl(input('base-url'), problems)
+  const duration = (name: string): number => {
+    const text = input(name)
+    const ms = parseDuration(text)
+    if (ms === undefined || ms <= 0) {
+      problems.push(`Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h or a number of seconds; got "${text}".`)
+      return Number.NaN
+    }
+    return ms
+  }
+  const timeoutMs = duration('timeout')
+  const pollIntervalMs = duration('poll-interval')
+  const maxPollIntervalMs = duration('max-poll-interval')
+  const requestTimeoutMs = duration('request-timeout')
+  if (pollIntervalMs > maxPollIntervalMs) {
+    problems.push(
+      `Input "poll-interval" (${formatDuration(pollIntervalMs)}) must not exceed "max-poll-interval" (${formatDuration(maxPollIntervalMs)}).`
+    )
+  }
+
+  const failOn = parseFailOn(input('fail-on'), problems)
+  const comment = parseBoolean('comment', input('comment'), problems)
+  const issueNumber = parseIssueNumber(input('issue-number'), problems)
+  const githubToken = input('github-token')
+  if (githubToken !== '') source.setSecret(githubToken)
+  if (comment && githubToken === '') {
+    problems.push('Input "github-token" is required when "comment" is true: leave it unset to use ${{ github.token }}.')
+  }
+
+  if (problems.length > 0 || !baseUrl) throw new InputError(problems.join('\n'))
+  return {
+    projectId,
+    jobId,
+    apiKey,
+    jobUrl: jobUrl(baseUrl, projectId, jobId),
+    timeoutMs,
+    pollIntervalMs,
+    maxPollIntervalMs,
+    requestTimeoutMs,
+    failOn,
+    comment,
+    issueNumber,
+    githubToken
+  }
+}
+
+/** Ids become one path segment each; nothing in them may reshape the URL. */
+function pathSegmentProblem(value: string): string | undefined {
+  if (/^\.+$/.test(value)) return `must be an id, not "${value}"`
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return 'must not contain spaces or control characters'
+  return undefined
+}
+
+function parseBaseUrl(text: string, problems: string[]): URL | undefined {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    problems.push(`Input "base-url" must be an absolute URL such as https://api.mintlify.com; got "${text}".`)
+    return undefined
+  }
+  const where = `Input "base-url" (${url.origin})`
+  if (url.username !== '' || url.password !== '') {
+    problems.push('Input "base-url" must not contain credentials: the API key is sent as a bearer token.')
+  } else if (url.search !== '' || url.hash !== '') {
+    problems.push(`${where} must not have a query or fragment.`)
+  } else if (url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname)) {
+    problems.push(`${where} must use https://; plain http:// is allowed only for localhost, so the key never crosses a network in clear text.`)
+  } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    problems.push(`${where} must use https://.`)
+  } else {
+    return url
+  }
+  return undefined
+}
+
+function jobUrl(baseUrl: URL, projectId: string, jobId: string): URL {
+  const url = new URL(baseUrl)
+  const prefix = url.pathname.replace(/\/+$/, '')
+  url.pathname = `${prefix}/v2/agent/${encodeURIComponent(projectId)}/job/${encodeURIComponent(jobId)}`
+  return url
+}
+
+function parseFailOn(text: string, problems: string[]): ReadonlySet<FailableOutcome> {
+  const items = text.split(/[,\n]/).map((item) => item.trim().toLowerCase()).filter((item) => item !== '')
+  const allowed: readonly string[] = OUTCOMES_THAT_CAN_FAIL
+  const unknown = items.filter((item) => !allowed.includes(item))
+  if (unknown.length > 0) {
+    problems.push(`Input "fail-on" accepts ${OUTCOMES_THAT_CAN_FAIL.join(', ')} (comma or newline separated); got "${unknown.join('", "')}".`)
+  }
+  return new Set(items.filter((item): item is FailableOutcome => allowed.includes(item)))
+}
+
+function parseBoolean(name: string, text: string, problems: string[]): boolean {
+  if (BOOLEAN_TRUE.includes(text)) return true
+  if (BOOLEAN_FALSE.includes(text) || text === '') return false
+  problems.push(`Input "${name}" must be true or false; got "${text}".`)
+  return false
+}
+
+function parseIssueNumber(text: string, problems: string[]): number | undefined {
+  if (text === '') return undefined
+  const number = /^#?(\d+)$/.exec(text)?.[1]
+  if (number === undefined || Number(number) < 1 || !Number.isSafeInteger(Number(number))) {
+    problems.push(`Input "issue-number" must be a positive whole number; got "${text}".`)
+    return undefined
+  }
+  return Number(number)
+}

@@ -1,0 +1,49 @@
+import { formatDuration } from './duration.ts'
+import type { WaitResult } from './poller.ts'
+import type { Settings } from './settings.ts'
+import { forLog, httpUrl } from './untrusted-text.ts'
+
+export interface Verdict {
+  /** One line for the log and the summary. */
+  readonly message: string
+  /** Whether the step fails. */
+  readonly fails: boolean
+}
+
+/** Says what happened and whether that fails the step, given `fail-on`. */
+export function verdictOf(result: WaitResult, settings: Settings): Verdict {
+  const job = `Agent job "${forLog(settings.jobId)}"`
+  const after = `after ${formatDuration(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`
+  switch (result.outcome) {
+    case 'completed': {
+      const pr = httpUrl(result.job?.prLink)
+      const what = pr ? `opened ${pr.href}` : 'changed no files, so no pull request was opened'
+      return { message: `${job} completed ${after}: the agent ${what}.`, fails: settings.failOn.has('completed') }
+    }
+    case 'failed':
+      return {
+        message: `${job} failed ${after}: the agent hit an unrecoverable error. Open the job on the Mintlify dashboard to see why.`,
+        fails: settings.failOn.has('failed')
+      }
+    case 'archived':
+      return { message: `${job} was archived ${after}.`, fails: settings.failOn.has('archived') }
+    case 'timeout': {
+      const limit = `the timeout of ${formatDuration(settings.timeoutMs)}`
+      if (result.job === undefined) {
+        return {
+          message: `${job} could not be read within ${limit}: ${result.lastFault ?? 'every poll failed'} (${result.polls} attempts). Check that base-url is reachable from this runner (and the proxy settings), or raise timeout.`,
+          fails: true
+        }
+      }
+      const fault = result.lastFault ? ` The last ${result.consecutiveFaults} polls failed: ${result.lastFault}.` : ''
+      return {
+        message: `${job} was still ${forLog(result.job.status)} when ${limit} ran out ${after}.${fault} Raise timeout to wait longer; the job itself goes on.`,
+        fails: settings.failOn.has('timeout')
+      }
+    }
+    case 'error':
+      return { message: result.reason, fails: true }
+    case 'cancelled':
+      return { message: `Cancelled while waiting for ${job} ${after}; the job itself goes on.`, fails: true }
+  }
+}
