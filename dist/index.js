@@ -48578,19 +48578,17 @@ function formatDuration(ms) {
     return `${seconds}s`;
 }
 
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/error-message.ts
+
 /** A readable message from anything thrown. */
 function errorMessage(error) {
     if (error instanceof Error)
         return error.message;
     if (typeof error === 'string')
         return error;
-    try {
-        return JSON.stringify(error) ?? String(error);
-    }
-    catch {
-        return String(error);
-    }
+    return (0,external_node_util_.inspect)(error, { depth: 2, breakLength: Infinity });
 }
 
 ;// CONCATENATED MODULE: ./src/job.ts
@@ -48725,8 +48723,9 @@ function createJobClient(options) {
         accept: 'application/json',
         'user-agent': options.userAgent
     };
+    const cancelled = () => options.cancelSignal.aborted;
     return async (timeoutMs) => {
-        if (options.cancelSignal.aborted)
+        if (cancelled())
             return { kind: 'cancelled' };
         const timeout = AbortSignal.timeout(timeoutMs);
         const signal = AbortSignal.any([options.cancelSignal, timeout]);
@@ -48743,7 +48742,7 @@ function createJobClient(options) {
             return classify(response.statusCode, response.headers, body, options, now());
         }
         catch (error) {
-            if (options.cancelSignal.aborted)
+            if (cancelled())
                 return { kind: 'cancelled' };
             if (timeout.aborted)
                 return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` };
@@ -49011,11 +49010,10 @@ function logProgress(logger) {
                 return;
             }
             case 'status': {
-                const at = formatDuration(event.elapsedMs);
                 const pr = httpUrl(event.job.prLink);
-                const prText = pr ? `, pull request ${pr.href}` : '';
-                const from = event.previous === undefined ? '' : ` (was ${forLog(event.previous)})`;
-                logger.info(`Job status: ${forLog(event.job.status)}${from} at ${at}${prText}`);
+                const prText = pr ? `; pull request ${pr.href}` : '';
+                const change = event.previous === undefined ? '' : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`;
+                logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`);
                 return;
             }
             case 'heartbeat':

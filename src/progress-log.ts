@@ -22,11 +22,10 @@ export function logProgress(logger: Logger): (event: PollEvent) => void {
         return
       }
       case 'status': {
-        const at = formatDuration(event.elapsedMs)
         const pr = httpUrl(event.job.prLink)
-        const prText = pr ? `, pull request ${pr.href}` : ''
-        const from = event.previous === undefined ? '' : ` (was ${forLog(event.previous)})`
-        logger.info(`Job status: ${forLog(event.job.status)}${from} at ${at}${prText}`)
+        const prText = pr ? `; pull request ${pr.href}` : ''
+        const change = event.previous === undefined ? '' : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`
+        logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`)
         return
       }
       case 'heartbeat':
