@@ -48781,7 +48781,7 @@ function classify(status, headers, body, options, nowMs) {
         const parsed = parseJob(decoded);
         return parsed.ok ? { kind: 'job', job: parsed.job } : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` };
     }
-    const detail = errorDetail(body);
+    const detail = errorDetail(body).replaceAll(options.apiKey, '***');
     const described = `HTTP ${status}${detail}`;
     if (status >= 300 && status < 400) {
         const location = headers['location'];
@@ -49290,13 +49290,18 @@ async function run() {
         setFailed(`Unexpected error while waiting for the agent job: ${errorMessage(error)}`);
     }
     finally {
-        await dispatcher.destroy();
+        await dispatcher.close();
     }
 }
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
 async function report(result, settings, verdict) {
-    for (const [name, value] of Object.entries(outputsOf(result)))
+    const outputs = outputsOf(result);
+    for (const [name, value] of Object.entries(outputs))
         setOutput(name, value);
+    const prLink = result.job?.prLink;
+    if (prLink && outputs.prLink === '') {
+        warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`);
+    }
     const { heading, message, rows } = summaryOf(result, settings, verdict);
     try {
         await summary.addHeading(heading, 3).addRaw(message, true).addTable(rows).write();

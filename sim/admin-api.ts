@@ -12,7 +12,7 @@ export interface RecordedRequest {
 }
 
 /** Answers request number `index` (0-based). */
-export type Respond = (req: IncomingMessage, res: ServerResponse, index: number) => void | Promise<void>
+export type Respond = (req: IncomingMessage, res: ServerResponse, index: number) => unknown
 
 export interface RunningServer {
   readonly url: string
@@ -21,7 +21,7 @@ export interface RunningServer {
 }
 
 /** Starts an HTTP server on a free loopback port. */
-export async function startServer(respond: Respond, host = '127.0.0.1'): Promise<RunningServer> {
+export async function startServer(respond: Respond, host = '127.0.0.1', port = 0): Promise<RunningServer> {
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
   const started = performance.now()
@@ -32,14 +32,16 @@ export async function startServer(respond: Respond, host = '127.0.0.1'): Promise
       if (!res.headersSent) res.writeHead(500).end(String(error))
     })
   })
+  // Keep idle connections open as a load balancer would, so a client that leaves sockets open cannot exit.
+  server.keepAliveTimeout = 30_000
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  await new Promise<void>((resolve) => server.listen(0, host, resolve))
-  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.listen(port, host, resolve))
+  const address = server.address() as AddressInfo
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host}:${address.port}`,
     requests,
     close: async () => {
       for (const socket of sockets) socket.destroy()

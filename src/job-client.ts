@@ -109,7 +109,7 @@ function classify(
     return parsed.ok ? { kind: 'job', job: parsed.job } : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` }
   }
 
-  const detail = errorDetail(body)
+  const detail = errorDetail(body).replaceAll(options.apiKey, '***')
   const described = `HTTP ${status}${detail}`
   if (status >= 300 && status < 400) {
     const location = headers['location']

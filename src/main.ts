@@ -42,13 +42,18 @@ export async function run(): Promise<void> {
   } catch (error) {
     core.setFailed(`Unexpected error while waiting for the agent job: ${errorMessage(error)}`)
   } finally {
-    await dispatcher.destroy()
+    await dispatcher.close()
   }
 }
 
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
 async function report(result: WaitResult, settings: Settings, verdict: Verdict): Promise<void> {
-  for (const [name, value] of Object.entries(outputsOf(result))) core.setOutput(name, value)
+  const outputs = outputsOf(result)
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
+  const prLink = result.job?.prLink
+  if (prLink && outputs.prLink === '') {
+    core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`)
+  }
   const { heading, message, rows } = summaryOf(result, settings, verdict)
   try {
     await core.summary.addHeading(heading, 3).addRaw(message, true).addTable(rows).write()

@@ -1,0 +1,350 @@
+// The fault matrix: the bundled dist/ against a loopback server that misbehaves in every way a real network
+// and a real server can. Each case asserts the outcome, the outputs, the requests made and their spacing,
+// the exit code, and that the key never shows.
+import type { ServerResponse } from 'node:http'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../sim/admin-api.ts'
+import { startProxy } from '../sim/loopback-proxy.ts'
+import { type ActionRun, runAction } from '../sim/run-action.ts'
+import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from './support/expectations.ts'
+
+const KEY = 'mint_fault_matrix_secret'
+const STORY = { projectId: 'proj', jobId: 'job-9', apiKey: KEY, final: { status: 'completed' } }
+const PR = 'https://github.com/acme/docs/pull/9'
+const INPUTS = { 'project-id': 'proj', 'job-id': 'job-9', 'api-key': KEY, 'poll-interval': '100ms', 'max-poll-interval': '400ms' }
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
+})
+
+const completed = (res: ServerResponse): void => {
+  sendJson(res, 200, jobBody(STORY, 'completed', PR))
+}
+const active = (res: ServerResponse): void => {
+  sendJson(res, 200, jobBody(STORY, 'active', null))
+}
+
+/** Request i gets responders[i]; requests past the end get the last one. */
+function inTurn(...responders: Respond[]): Respond {
+  return (req, res, index) => {
+    const respond = responders[Math.min(index, responders.length - 1)]
+    return respond ? respond(req, res, index) : completed(res)
+  }
+}
+
+async function serve(respond: Respond): Promise<RunningServer> {
+  const server = await startServer(respond)
+  cleanups.push(() => server.close())
+  return server
+}
+
+async function run(server: { url: string }, inputs: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun> {
+  return runAction({ inputs: { ...INPUTS, 'base-url': server.url, ...inputs }, env })
+}
+
+function gaps(server: RunningServer): number[] {
+  return server.requests.slice(1).map((request, i) => request.at - (server.requests[i]?.at ?? 0))
+}
+
+function expectCompletedAfterRetries(result: ActionRun, server: RunningServer, requests: number): void {
+  expect(result.exitCode).toBe(0)
+  expect(result.outputs).toMatchObject({ status: 'completed', outcome: 'completed', prLink: PR })
+  expect(server.requests).toHaveLength(requests)
+  expect(result.summary).toMatch(new RegExp(`<th>Polls</th><td>${requests} \\(${requests - 1} failed and retried\\)</td>`))
+  expectKeyNeverShown(result, KEY)
+}
+
+describe('transient faults are retried, then the job is reported', () => {
+  it.each([
+    ['500', (res: ServerResponse) => sendJson(res, 500, { error: 'Internal error' }), 'HTTP 500: Internal error'],
+    ['502 with an HTML body', (res: ServerResponse) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'), 'HTTP 502'],
+    ['503', (res: ServerResponse) => res.writeHead(503).end(), 'HTTP 503'],
+    ['504', (res: ServerResponse) => res.writeHead(504).end('upstream timed out'), 'HTTP 504'],
+    ['a non-JSON 200 body', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "act'), 'HTTP 200 with a body that is not JSON'],
+    ['a 200 without a status', (res: ServerResponse) => sendJson(res, 200, { id: 'job-9' }), 'HTTP 200 with a body that is not a job: the body has no "status" string'],
+    ['a 200 with wrong types', (res: ServerResponse) => sendJson(res, 200, { status: 'active', prLink: 7 }), 'HTTP 200 with a body that is not a job: "prLink" has the wrong type']
+  ])('%s', async (_, fault, reason) => {
+    const server = await serve(inTurn((_req, res) => fault(res), (_req, res) => fault(res), (_req, res) => completed(res)))
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 3)
+    expect(result.stdout).toContain(`Poll failed: ${reason}; retrying in`)
+    expect(result.stdout).not.toContain('<html>')
+    const [first, second] = gaps(server)
+    expect(first).toBeGreaterThanOrEqual(90)
+    expect(second).toBeGreaterThanOrEqual(90)
+  })
+
+  it('honours Retry-After in seconds: never sooner', async () => {
+    const server = await serve(inTurn((_req, res) => sendJson(res, 429, { error: 'Too many requests' }, { 'retry-after': '2' }), (_req, res) => completed(res)))
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 2)
+    expect(gaps(server)[0]).toBeGreaterThanOrEqual(2000)
+    expect(result.stdout).toContain('Poll failed: rate limited (HTTP 429: Too many requests); retrying in 2s')
+  })
+
+  it('honours Retry-After as an HTTP date: never sooner', async () => {
+    let notBefore = 0
+    const server = await serve(
+      inTurn(
+        (_req, res) => {
+          const header = new Date(Date.now() + 2500).toUTCString()
+          notBefore = Date.parse(header)
+          res.writeHead(429, { 'retry-after': header }).end()
+        },
+        (_req, res) => {
+          expect(Date.now()).toBeGreaterThanOrEqual(notBefore)
+          completed(res)
+        }
+      )
+    )
+    expectCompletedAfterRetries(await run(server), server, 2)
+  })
+
+  it('retries a refused connection until the server is up', async () => {
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    setTimeout(() => {
+      void startServer(inTurn((_req, res) => completed(res)), '127.0.0.1', port).then((server) => cleanups.push(() => server.close()))
+    }, 600)
+    const result = await run({ url })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs['status']).toBe('completed')
+    expect(result.stdout).toContain('Poll failed: connection refused (ECONNREFUSED); retrying in')
+  })
+
+  it('retries a connection reset mid-response', async () => {
+    const server = await serve(
+      inTurn((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
+        res.write('{"id": "job-9", "sta')
+        setTimeout(() => res.socket?.resetAndDestroy(), 20)
+      }, (_req, res) => completed(res))
+    )
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 2)
+    expect(result.stdout).toMatch(/Poll failed: (connection reset|connection closed mid-response|truncated response)/)
+  })
+
+  it('retries a truncated 200 body', async () => {
+    const server = await serve(
+      inTurn((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
+        res.end('{"id": "job-9", "status": "completed"}')
+        res.socket?.end()
+      }, (_req, res) => completed(res))
+    )
+    expectCompletedAfterRetries(await run(server), server, 2)
+  })
+
+  it('ends a request the server never answers at request-timeout, then retries', async () => {
+    const server = await serve(inTurn(() => undefined, (_req, res) => completed(res)))
+    const result = await run(server, { 'request-timeout': '500ms' })
+    expectCompletedAfterRetries(result, server, 2)
+    expect(gaps(server)[0]).toBeGreaterThanOrEqual(500)
+    expect(result.stdout).toContain('Poll failed: no complete answer within 500ms (request-timeout)')
+  })
+
+  it('ends a body that stalls past request-timeout, then retries', async () => {
+    const server = await serve(
+      inTurn((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.write('{"id": "job-9",')
+      }, (_req, res) => completed(res))
+    )
+    const result = await run(server, { 'request-timeout': '500ms' })
+    expectCompletedAfterRetries(result, server, 2)
+  })
+
+  it('waits for a slow body that arrives within request-timeout', async () => {
+    const text = JSON.stringify(jobBody(STORY, 'completed', PR))
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const chunks = text.match(/[\s\S]{1,20}/g) ?? []
+      const timer = setInterval(() => {
+        const chunk = chunks.shift()
+        if (chunk === undefined) {
+          clearInterval(timer)
+          res.end()
+        } else res.write(chunk)
+      }, 20)
+    })
+    const result = await run(server, { 'request-timeout': '5s' })
+    expect(result.exitCode).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    expect(result.outputs['prLink']).toBe(PR)
+  })
+
+  it.each([
+    ['with a content-length', true],
+    ['chunked', false]
+  ])('refuses a body over 1 MiB %s without buffering it', async (_, withLength) => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'x')
+    const server = await serve(
+      inTurn((_req, res) => {
+        res.writeHead(200, withLength ? { 'content-length': String(big.length) } : {})
+        res.end(big)
+      }, (_req, res) => completed(res))
+    )
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 2)
+    expect(result.stdout).toContain('Poll failed: HTTP 200 with a body over 1048576 bytes, not read')
+  })
+})
+
+describe('faults that outlast the timeout', () => {
+  it('say what kept failing and how many attempts were made', async () => {
+    const server = await serve((_req, res) => res.writeHead(503).end())
+    const result = await run(server, { timeout: '1500ms' })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ status: '', outcome: 'timeout' })
+    const [error] = errorAnnotations(result)
+    expect(error).toContain(`could not be read within the timeout of 2s: HTTP 503 (${server.requests.length} attempts)`)
+    expect(server.requests.length).toBeGreaterThanOrEqual(4)
+    expect(result.durationMs).toBeLessThan(1500 + 5000)
+  })
+
+  it('after the job was seen, report it as still active with the fault', async () => {
+    const server = await serve(inTurn((_req, res) => active(res), (_req, res) => res.writeHead(502).end()))
+    const result = await run(server, { timeout: '1s' })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ status: 'active', outcome: 'timeout' })
+    expect(errorAnnotations(result)[0]).toMatch(/was still active when the timeout of 1s ran out .* The last \d+ polls failed: HTTP 502\./)
+  })
+
+  it('stop at once when Retry-After reaches past the timeout', async () => {
+    const server = await serve((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end())
+    const result = await run(server, { timeout: '10m' })
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    expect(errorAnnotations(result)[0]).toContain('the API asked to wait 3600s (Retry-After), past the timeout')
+  })
+})
+
+describe('permanent faults stop at once', () => {
+  it.each([400, 401, 403, 404, 405, 410, 422])('HTTP %d', async (status) => {
+    const server = await serve((_req, res) => sendJson(res, status, { error: `refused with ${status}` }))
+    const result = await run(server)
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
+    expect(errorAnnotations(result)[0]).toContain(`HTTP ${status}: refused with ${status}`)
+    expectKeyNeverShown(result, KEY)
+  })
+
+  it.each([301, 302, 307, 308])('HTTP %d: the redirect is not followed, so the key never reaches another origin', async (status) => {
+    const elsewhere = await serve((_req, res) => completed(res))
+    const server = await serve((_req, res) => res.writeHead(status, { location: `${elsewhere.url}/v2/agent/proj/job/job-9` }).end())
+    const result = await run(server)
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    expect(elsewhere.requests).toHaveLength(0)
+    expect(errorAnnotations(result)[0]).toContain(`HTTP ${status}, a redirect to ${elsewhere.url}`)
+  })
+})
+
+describe('cancellation', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s, stops polling, writes the summary and exits non-zero within a second', async (signal) => {
+    const server = await serve((_req, res) => active(res))
+    let signalledAt = 0
+    const result = await runAction({
+      inputs: { ...INPUTS, 'base-url': server.url },
+      onSpawn: (child) => {
+        setTimeout(() => {
+          signalledAt = performance.now()
+          child.kill(signal)
+        }, 1000)
+      }
+    })
+    const requestsAtSignal = server.requests.length
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ status: 'active', outcome: 'cancelled' })
+    expect(result.summary).toContain('Stopped waiting for a Mintlify agent job')
+    expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for Agent job "job-9"')
+    expect(performance.now() - signalledAt).toBeLessThan(1000)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(server.requests).toHaveLength(requestsAtSignal)
+  })
+})
+
+describe('process hygiene', () => {
+  it.each([
+    ['a completed job', (res: ServerResponse) => completed(res)],
+    ['an error body', (res: ServerResponse) => sendJson(res, 404, { error: 'x'.repeat(50_000) })]
+  ])('exits as soon as it is done after %s, though the server keeps idle connections open', async (_, respond) => {
+    const server = await serve((_req, res) => respond(res))
+    const result = await run(server)
+    expect(server.requests).toHaveLength(1)
+    // The server holds idle connections for 30 s: a socket left open would keep the process alive that long.
+    expect(result.durationMs).toBeLessThan(5000)
+  })
+})
+
+describe('hostile responses', () => {
+  it('never lets API text become a workflow command, or markup in the summary', async () => {
+    const server = await serve((_req, res) =>
+      sendJson(res, 200, {
+        ...jobBody(STORY, 'completed', PR),
+        model: 'm\n::error::forged\n::add-mask::x',
+        source: { repository: '<script>alert(1)</script>', ref: 'main\r\n::stop-commands::token' }
+      })
+    )
+    const result = await run(server, {}, { RUNNER_DEBUG: '1' })
+    const lines = result.stdout.split('\n')
+    expect(lines.filter((line) => /^\s*::(error|stop-commands)::/.test(line))).toEqual([])
+    expect(lines.filter((line) => /^\s*::add-mask::/.test(line))).toEqual([`::add-mask::${KEY}`, '::add-mask::ghs_test_token'])
+    expect(result.summary).not.toContain('<script>')
+    expect(result.summary).toContain('&lt;script&gt;')
+    expect(result.summary).toContain('m ::error::forged ::add-mask::x')
+    expectKeyNeverShown(result, KEY)
+  })
+
+  it('drops a prLink that is not an http(s) URL, with a warning', async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, jobBody(STORY, 'completed', 'javascript:alert(document.cookie)')))
+    const result = await run(server)
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ status: 'completed', prLink: '', 'pr-number': '' })
+    expect(warningAnnotations(result)).toEqual([expect.stringContaining('prLink that is not an http(s) URL')])
+    expect(result.summary).not.toContain('javascript:')
+  })
+
+  it('keeps the key out of every output, even when the API echoes it and step debug logging is on', async () => {
+    const server = await serve(inTurn((_req, res) => sendJson(res, 500, { error: `bad key ${KEY}` }), (_req, res) => completed(res)))
+    const result = await run(server, {}, { RUNNER_DEBUG: '1', ACTIONS_STEP_DEBUG: 'true' })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain('::debug::')
+    expect(result.stdout).toContain('Poll failed: HTTP 500: bad key ***; retrying in')
+    expectKeyNeverShown(result, KEY)
+  })
+})
+
+describe('proxies', () => {
+  it('sends requests through HTTP_PROXY, with a User-Agent naming the action', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const proxy = await startProxy()
+    cleanups.push(() => proxy.close())
+    const result = await run(server, {}, { HTTP_PROXY: proxy.url, http_proxy: proxy.url })
+    expect(result.exitCode).toBe(0)
+    expect(proxy.carried).toEqual([`GET ${server.url}/v2/agent/proj/job/job-9`])
+    expect(server.requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\//)
+  })
+
+  it('bypasses the proxy for hosts in NO_PROXY', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const proxy = await startProxy()
+    cleanups.push(() => proxy.close())
+    const result = await run(server, {}, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' })
+    expect(result.exitCode).toBe(0)
+    expect(proxy.carried).toEqual([])
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return port
+}
