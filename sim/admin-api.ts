@@ -1,6 +1,7 @@
 // A local stand-in for the Mintlify admin API: real HTTP on 127.0.0.1, used by the demo, the tests, the
 // benchmark and the self-test workflow. It plays `GET /v2/agent/{projectId}/job/{id}` as the contract describes.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 
 export interface RecordedRequest {
@@ -20,28 +21,37 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Starts an HTTP server on a free loopback port. */
-export async function startServer(respond: Respond, host = '127.0.0.1', port = 0): Promise<RunningServer> {
+export interface ServerOptions {
+  readonly host?: string
+  /** 0, the default, picks a free port. */
+  readonly port?: number
+  /** Serve https with this key and certificate (PEM). */
+  readonly tls?: { readonly key: string; readonly cert: string }
+}
+
+/** Starts an HTTP(S) server on a loopback port. */
+export async function startServer(respond: Respond, { host = '127.0.0.1', port = 0, tls }: ServerOptions = {}): Promise<RunningServer> {
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
   const started = performance.now()
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const index = requests.length
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: performance.now() - started })
     Promise.resolve(respond(req, res, index)).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error))
     })
-  })
+  }
+  const server = tls ? createTlsServer(tls, listener) : createServer(listener)
   // Keep idle connections open as a load balancer would, so a client that leaves sockets open cannot exit.
   server.keepAliveTimeout = 30_000
-  server.on('connection', (socket) => {
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
   await new Promise<void>((resolve) => server.listen(port, host, resolve))
   const address = server.address() as AddressInfo
   return {
-    url: `http://${host}:${address.port}`,
+    url: `${tls ? 'https' : 'http'}://${host}:${address.port}`,
     requests,
     close: async () => {
       for (const socket of sockets) socket.destroy()

@@ -36,7 +36,8 @@ export interface JobClientOptions {
 /** Reads the job once, within `timeoutMs`. */
 export type FetchJob = (timeoutMs: number) => Promise<PollResult>
 
-const PERMANENT_STATUSES = new Set([400, 401, 403, 404, 405, 406, 409, 410, 411, 413, 414, 415, 422])
+/** Client errors that a later attempt can outlive: request timeout, too early, rate limited. */
+const RETRIABLE_CLIENT_ERRORS = new Set([408, 425, 429])
 
 export function createJobClient(options: JobClientOptions): FetchJob {
   const now = options.now ?? Date.now
@@ -131,7 +132,7 @@ function classify(
       reason: `No agent job "${forLog(options.jobId)}" was found in project "${forLog(options.projectId)}" (${described}). Check job-id (the id the job-creating step returned) and project-id (from the dashboard's API keys page).`
     }
   }
-  if (PERMANENT_STATUSES.has(status)) {
+  if (status >= 400 && status < 500 && !RETRIABLE_CLIENT_ERRORS.has(status)) {
     return { kind: 'permanent', reason: `The API rejected the request (${described}); retrying cannot help.` }
   }
   const retryAfterMs = parseRetryAfter(headers['retry-after'], nowMs)

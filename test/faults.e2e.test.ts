@@ -1,8 +1,10 @@
 // The fault matrix: the bundled dist/ against a loopback server that misbehaves in every way a real network
 // and a real server can. Each case asserts the outcome, the outputs, the requests made and their spacing,
 // the exit code, and that the key never shows.
+import { readFile } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../sim/admin-api.ts'
 import { startProxy } from '../sim/loopback-proxy.ts'
@@ -12,6 +14,7 @@ import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from './sup
 const KEY = 'mint_fault_matrix_secret'
 const STORY = { projectId: 'proj', jobId: 'job-9', apiKey: KEY, final: { status: 'completed' } }
 const PR = 'https://github.com/acme/docs/pull/9'
+const FIXTURES = join(import.meta.dirname, 'fixtures')
 const INPUTS = { 'project-id': 'proj', 'job-id': 'job-9', 'api-key': KEY, 'poll-interval': '100ms', 'max-poll-interval': '400ms' }
 
 const cleanups: (() => Promise<void>)[] = []
@@ -62,6 +65,7 @@ describe('transient faults are retried, then the job is reported', () => {
     ['502 with an HTML body', (res: ServerResponse) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'), 'HTTP 502'],
     ['503', (res: ServerResponse) => res.writeHead(503).end(), 'HTTP 503'],
     ['504', (res: ServerResponse) => res.writeHead(504).end('upstream timed out'), 'HTTP 504'],
+    ['408', (res: ServerResponse) => res.writeHead(408).end(), 'HTTP 408'],
     ['a non-JSON 200 body', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "act'), 'HTTP 200 with a body that is not JSON'],
     ['a 200 without a status', (res: ServerResponse) => sendJson(res, 200, { id: 'job-9' }), 'HTTP 200 with a body that is not a job: the body has no "status" string'],
     ['a 200 with wrong types', (res: ServerResponse) => sendJson(res, 200, { status: 'active', prLink: 7 }), 'HTTP 200 with a body that is not a job: "prLink" has the wrong type']
@@ -106,7 +110,7 @@ describe('transient faults are retried, then the job is reported', () => {
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
     setTimeout(() => {
-      void startServer(inTurn((_req, res) => completed(res)), '127.0.0.1', port).then((server) => cleanups.push(() => server.close()))
+      void startServer(inTurn((_req, res) => completed(res)), { port }).then((server) => cleanups.push(() => server.close()))
     }, 600)
     const result = await run({ url })
     expect(result.exitCode).toBe(0)
@@ -223,7 +227,7 @@ describe('faults that outlast the timeout', () => {
 })
 
 describe('permanent faults stop at once', () => {
-  it.each([400, 401, 403, 404, 405, 410, 422])('HTTP %d', async (status) => {
+  it.each([400, 401, 403, 404, 405, 410, 418, 422])('HTTP %d', async (status) => {
     const server = await serve((_req, res) => sendJson(res, status, { error: `refused with ${status}` }))
     const result = await run(server)
     expect(result.exitCode).toBe(1)
@@ -328,6 +332,20 @@ describe('proxies', () => {
     expect(result.exitCode).toBe(0)
     expect(proxy.carried).toEqual([`GET ${server.url}/v2/agent/proj/job/job-9`])
     expect(server.requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\//)
+  })
+
+  it('tunnels https through HTTPS_PROXY with CONNECT', async () => {
+    const [key, cert] = await Promise.all(['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8')))
+    const server = await startServer((_req, res) => completed(res), { tls: { key: key ?? '', cert: cert ?? '' } })
+    cleanups.push(() => server.close())
+    const proxy = await startProxy()
+    cleanups.push(() => proxy.close())
+    const env = { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: join(FIXTURES, 'loopback-cert.pem') }
+    const result = await run(server, {}, env)
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs['prLink']).toBe(PR)
+    expect(proxy.carried).toEqual([`CONNECT ${new URL(server.url).host}`])
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
   })
 
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
