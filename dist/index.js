@@ -12,7 +12,6 @@ module.exports = __nccwpck_require__(218);
 /***/ 218:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var __webpack_unused_export__;
 
 
 var net = __nccwpck_require__(9278);
@@ -276,7 +275,7 @@ if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
 } else {
   debug = function() {};
 }
-__webpack_unused_export__ = debug; // for test
+exports.debug = debug; // for test
 
 
 /***/ }),
@@ -284,7 +283,6 @@ __webpack_unused_export__ = debug; // for test
 /***/ 6752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var __webpack_unused_export__;
 
 
 const Client = __nccwpck_require__(3701)
@@ -317,23 +315,23 @@ const RedirectHandler = __nccwpck_require__(8754)
 
 Object.assign(Dispatcher.prototype, api)
 
-__webpack_unused_export__ = Dispatcher
-__webpack_unused_export__ = Client
-__webpack_unused_export__ = Pool
-__webpack_unused_export__ = BalancedPool
-__webpack_unused_export__ = RoundRobinPool
-__webpack_unused_export__ = Agent
-__webpack_unused_export__ = Dispatcher1Wrapper
-module.exports.kT = ProxyAgent
-__webpack_unused_export__ = Socks5ProxyAgent
-module.exports.J2 = EnvHttpProxyAgent
-__webpack_unused_export__ = RetryAgent
-__webpack_unused_export__ = H2CClient
-__webpack_unused_export__ = RetryHandler
+module.exports.Dispatcher = Dispatcher
+module.exports.Client = Client
+module.exports.Pool = Pool
+module.exports.BalancedPool = BalancedPool
+module.exports.RoundRobinPool = RoundRobinPool
+module.exports.Agent = Agent
+module.exports.Dispatcher1Wrapper = Dispatcher1Wrapper
+module.exports.ProxyAgent = ProxyAgent
+module.exports.Socks5ProxyAgent = Socks5ProxyAgent
+module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent
+module.exports.RetryAgent = RetryAgent
+module.exports.H2CClient = H2CClient
+module.exports.RetryHandler = RetryHandler
 
-__webpack_unused_export__ = DecoratorHandler
-__webpack_unused_export__ = RedirectHandler
-__webpack_unused_export__ = {
+module.exports.DecoratorHandler = DecoratorHandler
+module.exports.RedirectHandler = RedirectHandler
+module.exports.interceptors = {
   redirect: __nccwpck_require__(1514),
   responseError: __nccwpck_require__(8918),
   retry: __nccwpck_require__(2026),
@@ -344,16 +342,16 @@ __webpack_unused_export__ = {
   deduplicate: __nccwpck_require__(7240)
 }
 
-__webpack_unused_export__ = {
+module.exports.cacheStores = {
   MemoryCacheStore: __nccwpck_require__(4889)
 }
 
 const SqliteCacheStore = __nccwpck_require__(1522)
-__webpack_unused_export__ = SqliteCacheStore
+module.exports.cacheStores.SqliteCacheStore = SqliteCacheStore
 
-__webpack_unused_export__ = buildConnector
-__webpack_unused_export__ = errors
-__webpack_unused_export__ = {
+module.exports.buildConnector = buildConnector
+module.exports.errors = errors
+module.exports.util = {
   parseHeaders: util.parseHeaders,
   headerNameToString: util.headerNameToString
 }
@@ -407,8 +405,8 @@ function makeDispatcher (fn) {
   }
 }
 
-__webpack_unused_export__ = setGlobalDispatcher
-__webpack_unused_export__ = getGlobalDispatcher
+module.exports.setGlobalDispatcher = setGlobalDispatcher
+module.exports.getGlobalDispatcher = getGlobalDispatcher
 
 const fetchImpl = (__nccwpck_require__(4398).fetch)
 
@@ -440,12 +438,12 @@ function appendFetchStackTrace (err, filename) {
   err.stack = stack ? `${stack}\n${captureLines}` : capture.stack
 }
 
-module.exports.hd = function fetch (init, options = undefined) {
+module.exports.fetch = function fetch (init, options = undefined) {
   return fetchImpl(init, options).catch(err => {
     if (currentFilename) {
       appendFetchStackTrace(err, currentFilename)
     } else if (err && typeof err === 'object') {
-      Error.captureStackTrace(err, module.exports.hd)
+      Error.captureStackTrace(err, module.exports.fetch)
     }
     throw err
   })
@@ -457,70 +455,70 @@ module.exports.FormData = __nccwpck_require__(5910).FormData
 
 const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
 
-__webpack_unused_export__ = setGlobalOrigin
-__webpack_unused_export__ = getGlobalOrigin
+module.exports.setGlobalOrigin = setGlobalOrigin
+module.exports.getGlobalOrigin = getGlobalOrigin
 
 const { CacheStorage } = __nccwpck_require__(3245)
 const { kConstruct } = __nccwpck_require__(6443)
 
-__webpack_unused_export__ = new CacheStorage(kConstruct)
+module.exports.caches = new CacheStorage(kConstruct)
 
 const { deleteCookie, getCookies, getSetCookies, setCookie, parseCookie } = __nccwpck_require__(9061)
 
-__webpack_unused_export__ = deleteCookie
-__webpack_unused_export__ = getCookies
-__webpack_unused_export__ = getSetCookies
-__webpack_unused_export__ = setCookie
-__webpack_unused_export__ = parseCookie
+module.exports.deleteCookie = deleteCookie
+module.exports.getCookies = getCookies
+module.exports.getSetCookies = getSetCookies
+module.exports.setCookie = setCookie
+module.exports.parseCookie = parseCookie
 
 const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
 
-__webpack_unused_export__ = parseMIMEType
-__webpack_unused_export__ = serializeAMimeType
+module.exports.parseMIMEType = parseMIMEType
+module.exports.serializeAMimeType = serializeAMimeType
 
 const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
 const { WebSocket, ping } = __nccwpck_require__(3726)
-module.exports.kb = WebSocket
-module.exports.rd = CloseEvent
-module.exports.NN = ErrorEvent
-module.exports.aM = MessageEvent
-__webpack_unused_export__ = ping
+module.exports.WebSocket = WebSocket
+module.exports.CloseEvent = CloseEvent
+module.exports.ErrorEvent = ErrorEvent
+module.exports.MessageEvent = MessageEvent
+module.exports.ping = ping
 
-/* unused reexport */ __nccwpck_require__(2873).WebSocketStream
-/* unused reexport */ __nccwpck_require__(6919).WebSocketError
+module.exports.WebSocketStream = __nccwpck_require__(2873).WebSocketStream
+module.exports.WebSocketError = __nccwpck_require__(6919).WebSocketError
 
-module.exports.Em = makeDispatcher(api.request)
-__webpack_unused_export__ = makeDispatcher(api.stream)
-__webpack_unused_export__ = makeDispatcher(api.pipeline)
-__webpack_unused_export__ = makeDispatcher(api.connect)
-__webpack_unused_export__ = makeDispatcher(api.upgrade)
+module.exports.request = makeDispatcher(api.request)
+module.exports.stream = makeDispatcher(api.stream)
+module.exports.pipeline = makeDispatcher(api.pipeline)
+module.exports.connect = makeDispatcher(api.connect)
+module.exports.upgrade = makeDispatcher(api.upgrade)
 
-__webpack_unused_export__ = MockClient
-__webpack_unused_export__ = MockCallHistory
-__webpack_unused_export__ = MockCallHistoryLog
-__webpack_unused_export__ = MockPool
-__webpack_unused_export__ = MockAgent
-__webpack_unused_export__ = SnapshotAgent
-__webpack_unused_export__ = mockErrors
+module.exports.MockClient = MockClient
+module.exports.MockCallHistory = MockCallHistory
+module.exports.MockCallHistoryLog = MockCallHistoryLog
+module.exports.MockPool = MockPool
+module.exports.MockAgent = MockAgent
+module.exports.SnapshotAgent = SnapshotAgent
+module.exports.mockErrors = mockErrors
 
 const { EventSource } = __nccwpck_require__(1238)
 
-module.exports.GD = EventSource
+module.exports.EventSource = EventSource
 
 function install () {
-  globalThis.fetch = module.exports.hd
+  globalThis.fetch = module.exports.fetch
   globalThis.Headers = module.exports.Headers
   globalThis.Response = module.exports.Response
   globalThis.Request = module.exports.Request
   globalThis.FormData = module.exports.FormData
-  globalThis.WebSocket = module.exports.kb
-  globalThis.CloseEvent = module.exports.rd
-  globalThis.ErrorEvent = module.exports.NN
-  globalThis.MessageEvent = module.exports.aM
-  globalThis.EventSource = module.exports.GD
+  globalThis.WebSocket = module.exports.WebSocket
+  globalThis.CloseEvent = module.exports.CloseEvent
+  globalThis.ErrorEvent = module.exports.ErrorEvent
+  globalThis.MessageEvent = module.exports.MessageEvent
+  globalThis.EventSource = module.exports.EventSource
 }
 
-__webpack_unused_export__ = install
+module.exports.install = install
 
 
 /***/ }),
@@ -45494,11 +45492,77 @@ module.exports = {
 
 /***/ }),
 
+/***/ 7607:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ parseDuration),
+/* harmony export */   a: () => (/* binding */ formatDuration)
+/* harmony export */ });
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const BARE_SECONDS = /^\d+(?:\.\d+)?$/;
+const WITH_UNITS = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+/**
+ * Parses `500ms`, `10s`, `5m`, `1h`, compounds such as `1h30m`, or a bare number of seconds.
+ * Returns milliseconds, or undefined when the text is not a duration.
+ */
+function parseDuration(text) {
+    const value = text.trim().toLowerCase();
+    if (BARE_SECONDS.test(value))
+        return Math.round(Number(value) * 1000);
+    if (!WITH_UNITS.test(value))
+        return undefined;
+    let total = 0;
+    for (const [, amount, unit] of value.matchAll(PART)) {
+        total += Number(amount) * UNIT_MS[unit];
+    }
+    return Math.round(total);
+}
+/** Renders milliseconds for people: `850ms`, `12s`, `4m 5s`, `1h 2m`. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    const totalSeconds = Math.round(ms / 1000);
+    const hours = Math.floor(totalSeconds / 3600);
+    const minutes = Math.floor((totalSeconds % 3600) / 60);
+    const seconds = totalSeconds % 60;
+    if (hours > 0)
+        return minutes > 0 ? `${hours}h ${minutes}m` : `${hours}h`;
+    if (minutes > 0)
+        return seconds > 0 ? `${minutes}m ${seconds}s` : `${minutes}m`;
+    return `${seconds}s`;
+}
+
+
+/***/ }),
+
+/***/ 6587:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ errorMessage)
+/* harmony export */ });
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7975);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
+
+/** A readable message from anything thrown. */
+function errorMessage(error) {
+    if (error instanceof Error)
+        return error.message;
+    if (typeof error === 'string')
+        return error;
+    return (0,node_util__WEBPACK_IMPORTED_MODULE_0__.inspect)(error, { depth: 2, breakLength: Infinity });
+}
+
+
+/***/ }),
+
 /***/ 9407:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5635);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6754);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -45507,7 +45571,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5635:
+/***/ 6754:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45564,8 +45628,8 @@ __nccwpck_require__.d(core_namespaceObject, {
   warning: () => (warning)
 });
 
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -45640,7 +45704,7 @@ function toCommandProperties(annotationProperties) {
  */
 function issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
 }
 function issue(name, message = '') {
     issueCommand(name, {}, message);
@@ -45696,8 +45760,8 @@ function escapeProperty(s) {
 //# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: external "crypto"
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
@@ -45711,10 +45775,10 @@ function issueFileCommand(command, message) {
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
     }
-    if (!external_fs_namespaceObject.existsSync(filePath)) {
+    if (!external_fs_.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_.appendFileSync(filePath, `${toCommandValue(message)}${external_os_.EOL}`, {
         encoding: 'utf8'
     });
 }
@@ -45730,7 +45794,7 @@ function prepareKeyValueMessage(key, value) {
     if (convertedValue.includes(delimiter)) {
         throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
     }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
 }
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
@@ -46433,7 +46497,7 @@ class HttpClient {
             return proxyAgent;
         }
         const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
             token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
         })));
         this._proxyAgentDispatcher = proxyAgent;
@@ -46695,7 +46759,7 @@ var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const { access, appendFile, writeFile } = external_fs_.promises;
 const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
 const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
 class Summary {
@@ -46718,7 +46782,7 @@ class Summary {
                 throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
             }
             try {
-                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
             }
             catch (_a) {
                 throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
@@ -46814,7 +46878,7 @@ class Summary {
      * @returns {Summary} summary instance
      */
     addEOL() {
-        return this.addRaw(external_os_namespaceObject.EOL);
+        return this.addRaw(external_os_.EOL);
     }
     /**
      * Adds an HTML codeblock to the summary buffer
@@ -47018,7 +47082,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -47045,7 +47109,7 @@ function readlink(fsPath) {
 }
 // See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
 const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
+const READONLY = external_fs_.constants.O_RDONLY;
 function exists(fsPath) {
     return io_util_awaiter(this, void 0, void 0, function* () {
         try {
@@ -47538,13 +47602,13 @@ class ToolRunner extends external_events_.EventEmitter {
     _processLineBuffer(data, strBuffer, onLine) {
         try {
             let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_namespaceObject.EOL);
+            let n = s.indexOf(external_os_.EOL);
             while (n > -1) {
                 const line = s.substring(0, n);
                 onLine(line);
                 // the rest of the string ...
-                s = s.substring(n + external_os_namespaceObject.EOL.length);
-                n = s.indexOf(external_os_namespaceObject.EOL);
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
             }
             return s;
         }
@@ -47835,7 +47899,7 @@ class ToolRunner extends external_events_.EventEmitter {
                 }
                 const optionsNonNull = this._cloneExecOptions(this.options);
                 if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
                 }
                 const state = new ExecState(optionsNonNull, this.toolPath);
                 state.on('debug', (message) => {
@@ -48174,8 +48238,8 @@ const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
         version
     };
 });
-const platform = external_os_namespaceObject.platform();
-const arch = external_os_namespaceObject.arch();
+const platform = external_os_.platform();
+const arch = external_os_.arch();
 const isWindows = platform === 'win32';
 const isMacOS = platform === 'darwin';
 const isLinux = platform === 'linux';
@@ -48356,7 +48420,7 @@ function setOutput(name, value) {
     if (filePath) {
         return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
     }
-    process.stdout.write(external_os_namespaceObject.EOL);
+    process.stdout.write(external_os_.EOL);
     issueCommand('set-output', { name }, toCommandValue(value));
 }
 /**
@@ -48424,7 +48488,7 @@ function notice(message, properties = {}) {
  * @param message info message
  */
 function info(message) {
-    process.stdout.write(message + external_os_namespaceObject.EOL);
+    process.stdout.write(message + external_os_.EOL);
 }
 /**
  * Begin an output group.
@@ -48542,55 +48606,10 @@ async function sleepUnlessCancelled(ms, signal) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/duration.ts
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const BARE_SECONDS = /^\d+(?:\.\d+)?$/;
-const WITH_UNITS = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-/**
- * Parses `500ms`, `10s`, `5m`, `1h`, compounds such as `1h30m`, or a bare number of seconds.
- * Returns milliseconds, or undefined when the text is not a duration.
- */
-function parseDuration(text) {
-    const value = text.trim().toLowerCase();
-    if (BARE_SECONDS.test(value))
-        return Math.round(Number(value) * 1000);
-    if (!WITH_UNITS.test(value))
-        return undefined;
-    let total = 0;
-    for (const [, amount, unit] of value.matchAll(PART)) {
-        total += Number(amount) * UNIT_MS[unit];
-    }
-    return Math.round(total);
-}
-/** Renders milliseconds for people: `850ms`, `12s`, `4m 5s`, `1h 2m`. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    const totalSeconds = Math.round(ms / 1000);
-    const hours = Math.floor(totalSeconds / 3600);
-    const minutes = Math.floor((totalSeconds % 3600) / 60);
-    const seconds = totalSeconds % 60;
-    if (hours > 0)
-        return minutes > 0 ? `${hours}h ${minutes}m` : `${hours}h`;
-    if (minutes > 0)
-        return seconds > 0 ? `${minutes}m ${seconds}s` : `${minutes}m`;
-    return `${seconds}s`;
-}
-
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/error-message.ts
-
-/** A readable message from anything thrown. */
-function errorMessage(error) {
-    if (error instanceof Error)
-        return error.message;
-    if (typeof error === 'string')
-        return error;
-    return (0,external_node_util_.inspect)(error, { depth: 2, breakLength: Infinity });
-}
-
+// EXTERNAL MODULE: ./src/duration.ts
+var src_duration = __nccwpck_require__(7607);
+// EXTERNAL MODULE: ./src/error-message.ts
+var error_message = __nccwpck_require__(6587);
 ;// CONCATENATED MODULE: ./src/job.ts
 /** The statuses after which a job no longer changes. */
 const TERMINAL_STATUSES = ['completed', 'archived', 'failed'];
@@ -48667,47 +48686,8 @@ function parseRetryAfter(header, nowMs) {
     return Math.max(0, date - nowMs);
 }
 
-;// CONCATENATED MODULE: ./src/untrusted-text.ts
-// Text that comes from the API (model, repository, ref, error messages) is untrusted: on its own line the runner
-// would read `::error::` or `::add-mask::` as a workflow command, and in the summary it could inject markup.
-// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
-const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-/** One line of at most `max` characters, safe to print after our own words. */
-function forLog(text, max = 200) {
-    const line = text.replace(LINE_BREAKING, ' ').trim();
-    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-const HTML_SPECIAL = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '*': '&#42;',
-    _: '&#95;',
-    '\\': '&#92;'
-};
-/** Text safe inside the summary's HTML and Markdown: no tags, no table breaks, no emphasis or links. */
-function forMarkdown(text, max = 500) {
-    return forLog(text, max).replace(/[&<>"'|`[\]*_\\]/g, (char) => HTML_SPECIAL[char] ?? char);
-}
-/** The URL if it is an absolute http(s) URL, else undefined. */
-function httpUrl(text) {
-    if (!text)
-        return undefined;
-    try {
-        const url = new URL(text);
-        return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
 ;// CONCATENATED MODULE: ./src/job-client.ts
 
 
@@ -48731,7 +48711,7 @@ function createJobClient(options) {
         const timeout = AbortSignal.timeout(timeoutMs);
         const signal = AbortSignal.any([options.cancelSignal, timeout]);
         try {
-            const response = await (0,undici/* request */.Em)(options.jobUrl, {
+            const response = await (0,undici.request)(options.jobUrl, {
                 method: 'GET',
                 headers,
                 dispatcher: options.dispatcher,
@@ -48786,7 +48766,7 @@ function classify(status, headers, body, options, nowMs) {
     const described = `HTTP ${status}${detail}`;
     if (status >= 300 && status < 400) {
         const location = headers['location'];
-        const target = typeof location === 'string' ? ` to ${forLog(location)}` : '';
+        const target = typeof location === 'string' ? ` to ${(0,untrusted_text/* forLog */.Ig)(location)}` : '';
         return {
             kind: 'permanent',
             reason: `The API answered ${described}, a redirect${target}. Redirects are not followed so the API key never travels elsewhere: set base-url to the address that answers directly.`
@@ -48801,7 +48781,7 @@ function classify(status, headers, body, options, nowMs) {
     if (status === 404) {
         return {
             kind: 'permanent',
-            reason: `No agent job "${forLog(options.jobId)}" was found in project "${forLog(options.projectId)}" (${described}). Check job-id (the id the job-creating step returned) and project-id (from the dashboard's API keys page).`
+            reason: `No agent job "${(0,untrusted_text/* forLog */.Ig)(options.jobId)}" was found in project "${(0,untrusted_text/* forLog */.Ig)(options.projectId)}" (${described}). Check job-id (the id the job-creating step returned) and project-id (from the dashboard's API keys page).`
         };
     }
     if (status >= 400 && status < 500 && !RETRIABLE_CLIENT_ERRORS.has(status)) {
@@ -48818,7 +48798,7 @@ function errorDetail(body) {
     try {
         const decoded = JSON.parse(body.text);
         if (typeof decoded === 'object' && decoded !== null && 'error' in decoded && typeof decoded.error === 'string') {
-            return `: ${forLog(decoded.error)}`;
+            return `: ${(0,untrusted_text/* forLog */.Ig)(decoded.error)}`;
         }
     }
     catch {
@@ -48844,7 +48824,7 @@ const NETWORK_ERRORS = {
 };
 function networkFault(error) {
     const code = errorCode(error);
-    const message = error instanceof Error ? forLog(error.message) : forLog(String(error));
+    const message = error instanceof Error ? (0,untrusted_text/* forLog */.Ig)(error.message) : (0,untrusted_text/* forLog */.Ig)(String(error));
     const reason = code ? `${NETWORK_ERRORS[code] ?? 'network error'} (${code})` : `network error: ${message}`;
     return code === 'ENOTFOUND' ? { kind: 'transient', reason, hostNotFound: true } : { kind: 'transient', reason };
 }
@@ -48877,7 +48857,7 @@ function parsePullRequestUrl(url) {
 
 
 function outputsOf(result) {
-    const pr = httpUrl(result.job?.prLink);
+    const pr = (0,untrusted_text/* httpUrl */.q3)(result.job?.prLink);
     const pull = pr ? parsePullRequestUrl(pr) : undefined;
     return {
         status: result.job?.status ?? '',
@@ -49006,22 +48986,22 @@ function logProgress(logger) {
         switch (event.type) {
             case 'poll': {
                 const { result } = event;
-                const what = result.kind === 'job' ? `status ${forLog(result.job.status)}` : result.kind === 'cancelled' ? 'cancelled' : forLog(result.reason);
+                const what = result.kind === 'job' ? `status ${(0,untrusted_text/* forLog */.Ig)(result.job.status)}` : result.kind === 'cancelled' ? 'cancelled' : (0,untrusted_text/* forLog */.Ig)(result.reason);
                 logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)`);
                 return;
             }
             case 'status': {
-                const pr = httpUrl(event.job.prLink);
+                const pr = (0,untrusted_text/* httpUrl */.q3)(event.job.prLink);
                 const prText = pr ? `; pull request ${pr.href}` : '';
-                const change = event.previous === undefined ? '' : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`;
-                logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`);
+                const change = event.previous === undefined ? '' : ` (was ${(0,untrusted_text/* forLog */.Ig)(event.previous)}, after ${(0,src_duration/* formatDuration */.a)(event.elapsedMs)})`;
+                logger.info(`Job status: ${(0,untrusted_text/* forLog */.Ig)(event.job.status)}${change}${prText}`);
                 return;
             }
             case 'heartbeat':
-                logger.info(`Still ${forLog(event.job.status)} after ${formatDuration(event.elapsedMs)} (${event.polls} polls)`);
+                logger.info(`Still ${(0,untrusted_text/* forLog */.Ig)(event.job.status)} after ${(0,src_duration/* formatDuration */.a)(event.elapsedMs)} (${event.polls} polls)`);
                 return;
             case 'fault':
-                logger.info(`Poll failed: ${forLog(event.reason)}; retrying in ${formatDuration(event.retryInMs)} (${event.consecutive} in a row)`);
+                logger.info(`Poll failed: ${(0,untrusted_text/* forLog */.Ig)(event.reason)}; retrying in ${(0,src_duration/* formatDuration */.a)(event.retryInMs)} (${event.consecutive} in a row)`);
                 return;
         }
     };
@@ -49065,7 +49045,7 @@ function readSettings(source) {
     const baseUrl = parseBaseUrl(input('base-url'), problems);
     const duration = (name) => {
         const text = input(name);
-        const ms = parseDuration(text);
+        const ms = (0,src_duration/* parseDuration */.E)(text);
         if (ms === undefined || ms <= 0) {
             problems.push(`Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h or a number of seconds; got "${text}".`);
             return Number.NaN;
@@ -49077,7 +49057,7 @@ function readSettings(source) {
     const maxPollIntervalMs = duration('max-poll-interval');
     const requestTimeoutMs = duration('request-timeout');
     if (pollIntervalMs > maxPollIntervalMs) {
-        problems.push(`Input "poll-interval" (${formatDuration(pollIntervalMs)}) must not exceed "max-poll-interval" (${formatDuration(maxPollIntervalMs)}).`);
+        problems.push(`Input "poll-interval" (${(0,src_duration/* formatDuration */.a)(pollIntervalMs)}) must not exceed "max-poll-interval" (${(0,src_duration/* formatDuration */.a)(maxPollIntervalMs)}).`);
     }
     const failOn = parseFailOn(input('fail-on'), problems);
     const comment = parseBoolean('comment', input('comment'), problems);
@@ -49188,20 +49168,20 @@ const HEADINGS = {
 /** The job summary: what happened, then the job's details. All API text is escaped. */
 function summaryOf(result, settings, verdict) {
     const job = result.job;
-    const pr = httpUrl(job?.prLink);
-    const cell = (text) => (text ? forMarkdown(text) : '—');
+    const pr = (0,untrusted_text/* httpUrl */.q3)(job?.prLink);
+    const cell = (text) => (text ? (0,untrusted_text/* forMarkdown */.Bm)(text) : '—');
     const rows = [
         [{ data: 'Job', header: true }, cell(job?.id ?? settings.jobId)],
         [{ data: 'Project', header: true }, cell(settings.projectId)],
         [{ data: 'Status', header: true }, cell(job?.status ?? 'not read')],
-        [{ data: 'Pull request', header: true }, pr ? `<a href="${forMarkdown(pr.href)}">${forMarkdown(pr.href)}</a>` : '—'],
+        [{ data: 'Pull request', header: true }, pr ? `<a href="${(0,untrusted_text/* forMarkdown */.Bm)(pr.href)}">${(0,untrusted_text/* forMarkdown */.Bm)(pr.href)}</a>` : '—'],
         [{ data: 'Model', header: true }, cell(job?.model)],
         [{ data: 'Repository', header: true }, cell(job?.repository)],
         [{ data: 'Ref', header: true }, cell(job?.ref)],
-        [{ data: 'Waited', header: true }, formatDuration(result.elapsedMs)],
+        [{ data: 'Waited', header: true }, (0,src_duration/* formatDuration */.a)(result.elapsedMs)],
         [{ data: 'Polls', header: true }, String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
     ];
-    return { heading: HEADINGS[result.outcome], message: forMarkdown(verdict.message, 2000), rows };
+    return { heading: HEADINGS[result.outcome], message: (0,untrusted_text/* forMarkdown */.Bm)(verdict.message, 2000), rows };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict.ts
@@ -49209,11 +49189,11 @@ function summaryOf(result, settings, verdict) {
 
 /** Says what happened and whether that fails the step, given `fail-on`. */
 function verdictOf(result, settings) {
-    const job = `Agent job "${forLog(settings.jobId)}"`;
-    const after = `after ${formatDuration(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`;
+    const job = `Agent job "${(0,untrusted_text/* forLog */.Ig)(settings.jobId)}"`;
+    const after = `after ${(0,src_duration/* formatDuration */.a)(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`;
     switch (result.outcome) {
         case 'completed': {
-            const pr = httpUrl(result.job?.prLink);
+            const pr = (0,untrusted_text/* httpUrl */.q3)(result.job?.prLink);
             const what = pr ? `opened ${pr.href}` : 'changed no files, so no pull request was opened';
             return { message: `${job} completed ${after}: the agent ${what}.`, fails: settings.failOn.has('completed') };
         }
@@ -49225,7 +49205,7 @@ function verdictOf(result, settings) {
         case 'archived':
             return { message: `${job} was archived ${after}.`, fails: settings.failOn.has('archived') };
         case 'timeout': {
-            const limit = `the timeout of ${formatDuration(settings.timeoutMs)}`;
+            const limit = `the timeout of ${(0,src_duration/* formatDuration */.a)(settings.timeoutMs)}`;
             if (result.job === undefined) {
                 return {
                     message: `${job} could not be read within ${limit}: ${result.lastFault ?? 'every poll failed'} (${result.polls} attempts). Check that base-url is reachable from this runner (and the proxy settings), or raise timeout.`,
@@ -49234,7 +49214,7 @@ function verdictOf(result, settings) {
             }
             const fault = result.lastFault ? ` The last ${result.consecutiveFaults} polls failed: ${result.lastFault}.` : '';
             return {
-                message: `${job} was still ${forLog(result.job.status)} when ${limit} ran out ${after}.${fault} Raise timeout to wait longer; the job itself goes on.`,
+                message: `${job} was still ${(0,untrusted_text/* forLog */.Ig)(result.job.status)} when ${limit} ran out ${after}.${fault} Raise timeout to wait longer; the job itself goes on.`,
                 fails: settings.failOn.has('timeout')
             };
         }
@@ -49268,47 +49248,117 @@ async function run() {
         settings = readSettings({ getInput: (name) => getInput(name), setSecret: setSecret, warning: warning });
     }
     catch (error) {
-        setFailed(errorMessage(error));
+        setFailed((0,error_message/* errorMessage */.g)(error));
         return;
     }
     const cancelSignal = cancelOnSignals();
-    const dispatcher = new undici/* EnvHttpProxyAgent */.J2();
+    const dispatcher = new undici.EnvHttpProxyAgent();
     try {
-        info(`Waiting for agent job "${forLog(settings.jobId)}" in project "${forLog(settings.projectId)}" at ${settings.jobUrl.origin} ` +
-            `(timeout ${formatDuration(settings.timeoutMs)}, polling every ${formatDuration(settings.pollIntervalMs)} ` +
-            `growing to ${formatDuration(settings.maxPollIntervalMs)})`);
+        info(`Waiting for agent job "${(0,untrusted_text/* forLog */.Ig)(settings.jobId)}" in project "${(0,untrusted_text/* forLog */.Ig)(settings.projectId)}" at ${settings.jobUrl.origin} ` +
+            `(timeout ${(0,src_duration/* formatDuration */.a)(settings.timeoutMs)}, polling every ${(0,src_duration/* formatDuration */.a)(settings.pollIntervalMs)} ` +
+            `growing to ${(0,src_duration/* formatDuration */.a)(settings.maxPollIntervalMs)})`);
         const fetchJob = createJobClient({ ...settings, userAgent: USER_AGENT, dispatcher, cancelSignal });
         const clock = { now: Date.now, random: Math.random, sleep: (ms) => sleepUnlessCancelled(ms, cancelSignal) };
         const result = await waitForJob(fetchJob, settings, clock, logProgress(core_namespaceObject));
         const verdict = verdictOf(result, settings);
-        await report(result, settings, verdict);
+        const commentUrl = settings.comment && result.outcome !== 'cancelled' ? await comment(result, settings, verdict) : '';
+        await report(result, settings, verdict, commentUrl);
         if (verdict.fails)
             setFailed(verdict.message);
         else
             info(verdict.message);
     }
     catch (error) {
-        setFailed(`Unexpected error while waiting for the agent job: ${errorMessage(error)}`);
+        setFailed(`Unexpected error while waiting for the agent job: ${(0,error_message/* errorMessage */.g)(error)}`);
     }
     finally {
         await dispatcher.close();
     }
 }
+/** Comments the outcome on the triggering issue or pull request; returns the comment's URL, or '' with a warning. */
+async function comment(result, settings, verdict) {
+    const { commentOutcome } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(462)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9462));
+    const commented = await commentOutcome(result, {
+        token: settings.githubToken,
+        issueNumber: settings.issueNumber,
+        userAgent: USER_AGENT,
+        jobId: settings.jobId,
+        timeoutMs: settings.timeoutMs,
+        message: verdict.message
+    });
+    if ('warning' in commented) {
+        warning(commented.warning);
+        return '';
+    }
+    info(`Commented the outcome: ${commented.url}`);
+    return commented.url;
+}
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
-async function report(result, settings, verdict) {
+async function report(result, settings, verdict, commentUrl) {
     const outputs = outputsOf(result);
-    for (const [name, value] of Object.entries(outputs))
+    for (const [name, value] of Object.entries({ ...outputs, 'comment-url': commentUrl }))
         setOutput(name, value);
     const prLink = result.job?.prLink;
     if (prLink && outputs.prLink === '') {
-        warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`);
+        warning(`The API returned a prLink that is not an http(s) URL ("${(0,untrusted_text/* forLog */.Ig)(prLink, 80)}"); it was dropped.`);
     }
     const { heading, message, rows } = summaryOf(result, settings, verdict);
     try {
         await summary.addHeading(heading, 3).addRaw(message, true).addTable(rows).write();
     }
     catch (error) {
-        warning(`Could not write the job summary: ${errorMessage(error)}`);
+        warning(`Could not write the job summary: ${(0,error_message/* errorMessage */.g)(error)}`);
+    }
+}
+
+
+/***/ }),
+
+/***/ 8521:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bm: () => (/* binding */ forMarkdown),
+/* harmony export */   Ig: () => (/* binding */ forLog),
+/* harmony export */   q3: () => (/* binding */ httpUrl)
+/* harmony export */ });
+// Text that comes from the API (model, repository, ref, error messages) is untrusted: on its own line the runner
+// would read `::error::` or `::add-mask::` as a workflow command, and in the summary it could inject markup.
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+/** One line of at most `max` characters, safe to print after our own words. */
+function forLog(text, max = 200) {
+    const line = text.replace(LINE_BREAKING, ' ').trim();
+    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+const HTML_SPECIAL = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '*': '&#42;',
+    _: '&#95;',
+    '\\': '&#92;'
+};
+/** Text safe inside the summary's HTML and Markdown: no tags, no table breaks, no emphasis or links. */
+function forMarkdown(text, max = 500) {
+    return forLog(text, max).replace(/[&<>"'|`[\]*_\\]/g, (char) => HTML_SPECIAL[char] ?? char);
+}
+/** The URL if it is an absolute http(s) URL, else undefined. */
+function httpUrl(text) {
+    if (!text)
+        return undefined;
+    try {
+        const url = new URL(text);
+        return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+    }
+    catch {
+        return undefined;
     }
 }
 
@@ -49326,6 +49376,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
 
 /***/ }),
 
@@ -49525,6 +49582,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
 /***/ 4756:
 /***/ ((module) => {
 
@@ -49561,7 +49625,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	// Execute the module function
 /******/ 	var threw = true;
 /******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
 /******/ 		threw = false;
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
@@ -49573,6 +49637,9 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -49647,6 +49714,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/create fake namespace object */
 /******/ (() => {
 /******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
@@ -49689,6 +49768,28 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
@@ -49712,6 +49813,69 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 		if (!module.children) module.children = [];
 /******/ 		return module;
 /******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/

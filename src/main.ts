@@ -36,7 +36,8 @@ export async function run(): Promise<void> {
     const clock = { now: Date.now, random: Math.random, sleep: (ms: number) => sleepUnlessCancelled(ms, cancelSignal) }
     const result = await waitForJob(fetchJob, settings, clock, logProgress(core))
     const verdict = verdictOf(result, settings)
-    await report(result, settings, verdict)
+    const commentUrl = settings.comment && result.outcome !== 'cancelled' ? await comment(result, settings, verdict) : ''
+    await report(result, settings, verdict, commentUrl)
     if (verdict.fails) core.setFailed(verdict.message)
     else core.info(verdict.message)
   } catch (error) {
@@ -46,10 +47,29 @@ export async function run(): Promise<void> {
   }
 }
 
+/** Comments the outcome on the triggering issue or pull request; returns the comment's URL, or '' with a warning. */
+async function comment(result: WaitResult, settings: Settings, verdict: Verdict): Promise<string> {
+  const { commentOutcome } = await import('./comment.ts')
+  const commented = await commentOutcome(result, {
+    token: settings.githubToken,
+    issueNumber: settings.issueNumber,
+    userAgent: USER_AGENT,
+    jobId: settings.jobId,
+    timeoutMs: settings.timeoutMs,
+    message: verdict.message
+  })
+  if ('warning' in commented) {
+    core.warning(commented.warning)
+    return ''
+  }
+  core.info(`Commented the outcome: ${commented.url}`)
+  return commented.url
+}
+
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
-async function report(result: WaitResult, settings: Settings, verdict: Verdict): Promise<void> {
+async function report(result: WaitResult, settings: Settings, verdict: Verdict, commentUrl: string): Promise<void> {
   const outputs = outputsOf(result)
-  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
+  for (const [name, value] of Object.entries({ ...outputs, 'comment-url': commentUrl })) core.setOutput(name, value)
   const prLink = result.job?.prLink
   if (prLink && outputs.prLink === '') {
     core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`)

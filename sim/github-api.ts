@@ -1,0 +1,89 @@
+// A local stand-in for the GitHub REST API's issue comments: list (paginated), create, update.
+import type { IncomingMessage } from 'node:http'
+import { type RunningServer, sendJson, startServer } from './admin-api.ts'
+
+export interface StoredComment {
+  readonly id: number
+  readonly issue: number
+  body: string
+  readonly user: string
+}
+
+export interface FakeGitHub extends RunningServer {
+  /** Comments by id, across issues. */
+  readonly comments: StoredComment[]
+  /** `METHOD path` of every request, in order. */
+  readonly calls: string[]
+}
+
+export interface FakeGitHubOptions {
+  readonly owner?: string
+  readonly repo?: string
+  /** Comments already on the issues when the run starts. */
+  readonly existing?: Omit<StoredComment, 'id'>[]
+  /** Answer these statuses to the first requests, in turn (e.g. [502] for one transient failure). */
+  readonly failFirst?: number[]
+  /** Answer every write with this status (e.g. 403 for a token without permission). */
+  readonly refuseWrites?: number
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const owner = options.owner ?? 'acme'
+  const repo = options.repo ?? 'docs'
+  const comments: StoredComment[] = []
+  const calls: string[] = []
+  let nextId = 1000
+  for (const comment of options.existing ?? []) comments.push({ ...comment, id: nextId++ })
+  const failures = [...(options.failFirst ?? [])]
+  const listPath = new RegExp(`^/repos/${owner}/${repo}/issues/(\\d+)/comments$`)
+  const updatePath = new RegExp(`^/repos/${owner}/${repo}/issues/comments/(\\d+)$`)
+  const server: RunningServer = await startServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    calls.push(`${req.method ?? ''} ${url.pathname}`)
+    const failure = failures.shift()
+    if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })
+    const htmlUrl = (comment: StoredComment): string => `https://github.com/${owner}/${repo}/issues/${comment.issue}#issuecomment-${comment.id}`
+    const view = (comment: StoredComment) => ({ id: comment.id, body: comment.body, user: { login: comment.user }, html_url: htmlUrl(comment) })
+
+    const list = listPath.exec(url.pathname)
+    if (list && req.method === 'GET') {
+      const issue = Number(list[1])
+      const perPage = Number(url.searchParams.get('per_page') ?? 30)
+      const page = Number(url.searchParams.get('page') ?? 1)
+      const all = comments.filter((comment) => comment.issue === issue)
+      const pageItems = all.slice((page - 1) * perPage, page * perPage)
+      const headers: Record<string, string> = {}
+      if (page * perPage < all.length) {
+        headers['link'] = `<${server.url}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`
+      }
+      return sendJson(res, 200, pageItems.map(view), headers)
+    }
+    if (options.refuseWrites !== undefined && req.method !== 'GET') {
+      return sendJson(res, options.refuseWrites, {
+        message: options.refuseWrites === 403 ? 'Resource not accessible by integration' : 'Not Found',
+        documentation_url: 'https://docs.github.com/rest/issues/comments'
+      })
+    }
+    if (list && req.method === 'POST') {
+      const { body } = await readBody(req)
+      const comment: StoredComment = { id: nextId++, issue: Number(list[1]), body: String(body), user: 'github-actions[bot]' }
+      comments.push(comment)
+      return sendJson(res, 201, view(comment))
+    }
+    const update = updatePath.exec(url.pathname)
+    if (update && req.method === 'PATCH') {
+      const comment = comments.find((candidate) => candidate.id === Number(update[1]))
+      if (!comment) return sendJson(res, 404, { message: 'Not Found' })
+      comment.body = String((await readBody(req))['body'])
+      return sendJson(res, 200, view(comment))
+    }
+    return sendJson(res, 404, { message: 'Not Found' })
+  })
+  return { ...server, comments, calls }
+}

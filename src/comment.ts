@@ -1,0 +1,103 @@
+// Loaded only when `comment: true`, so runs without a comment never load Octokit.
+import { context, getOctokit } from '@actions/github'
+import { retry } from '@octokit/plugin-retry'
+import { throttling } from '@octokit/plugin-throttling'
+import { commentMarker, type CommentContext, renderComment } from './comment-body.ts'
+import { type CommentTarget, resolveCommentTarget } from './comment-target.ts'
+import { errorMessage } from './error-message.ts'
+import type { WaitResult } from './poller.ts'
+
+export interface CommentRequest {
+  readonly token: string
+  readonly issueNumber: number | undefined
+  readonly userAgent: string
+  readonly jobId: string
+  readonly timeoutMs: number
+  readonly message: string
+}
+
+/** Either the comment's URL, or a warning saying why there is none. Never throws. */
+export type CommentResult = { readonly url: string } | { readonly warning: string }
+
+/** How many times a rate-limited request is tried again before giving up. */
+const RATE_LIMIT_RETRIES = 2
+/** A wait longer than this for a rate limit is not worth holding the runner for. */
+const LONGEST_RATE_LIMIT_WAIT_S = 60
+
+type Octokit = ReturnType<typeof getOctokit>
+
+/** The one Octokit of the action: GITHUB_API_URL (so GitHub Enterprise Server works), proxy, retries, throttling. */
+function createOctokit(token: string, userAgent: string): Octokit {
+  const retryRateLimited = (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean =>
+    retryCount < RATE_LIMIT_RETRIES && retryAfter <= LONGEST_RATE_LIMIT_WAIT_S
+  return getOctokit(
+    token,
+    {
+      userAgent,
+      throttle: { onRateLimit: retryRateLimited, onSecondaryRateLimit: retryRateLimited },
+      retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 451] }
+    },
+    retry,
+    throttling
+  )
+}
+
+async function findMarkedComment(octokit: Octokit, target: CommentTarget, marker: string): Promise<number | undefined> {
+  let found: number | undefined
+  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+    owner: target.owner,
+    repo: target.repo,
+    issue_number: target.number,
+    per_page: 100
+  })
+  for await (const page of pages) {
+    // Only a comment that starts with the marker: a reply quoting ours starts with "> ".
+    for (const comment of page.data) if (comment.body?.startsWith(marker)) found = comment.id
+  }
+  return found
+}
+
+function status(error: unknown): number | undefined {
+  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : undefined
+}
+
+function failureWarning(error: unknown, target: CommentTarget): string {
+  const where = `${target.kind} #${target.number} in ${target.owner}/${target.repo}`
+  const code = status(error)
+  const detail = `${code === undefined ? '' : `HTTP ${code}: `}${errorMessage(error)}`
+  if (code === 403 || code === 401) {
+    const permission =
+      target.kind === 'issue' ? 'issues: write' : target.kind === 'pull request' ? 'pull-requests: write' : 'issues: write (or pull-requests: write for a pull request)'
+    return `Could not comment on ${where}: the token lacks permission (${detail}). Give the workflow or job "permissions: ${permission}", or pass a github-token that has it.`
+  }
+  if (code === 404) return `Could not comment on ${where}: it was not found (${detail}). Check issue-number.`
+  return `Could not comment on ${where} (${detail}).`
+}
+
+/** Creates or updates this job's comment on the triggering issue or pull request. */
+export async function commentOutcome(result: WaitResult, request: CommentRequest): Promise<CommentResult> {
+  const resolved = resolveCommentTarget({
+    issueNumber: request.issueNumber,
+    eventName: context.eventName,
+    payload: context.payload,
+    repository: process.env['GITHUB_REPOSITORY'] ?? ''
+  })
+  if (!resolved.ok) return { warning: `No comment was made: ${resolved.reason}.` }
+  const { target } = resolved
+
+  const runUrl = `${context.serverUrl}/${target.owner}/${target.repo}/actions/runs/${context.runId}`
+  const commentContext: CommentContext = { jobId: request.jobId, timeoutMs: request.timeoutMs, runUrl, message: request.message }
+  const body = renderComment(result, commentContext)
+  const octokit = createOctokit(request.token, request.userAgent)
+  try {
+    const existing = await findMarkedComment(octokit, target, commentMarker(request.jobId))
+    const issue = { owner: target.owner, repo: target.repo }
+    const response =
+      existing === undefined
+        ? await octokit.rest.issues.createComment({ ...issue, issue_number: target.number, body })
+        : await octokit.rest.issues.updateComment({ ...issue, comment_id: existing, body })
+    return { url: response.data.html_url }
+  } catch (error) {
+    return { warning: failureWarning(error, target) }
+  }
+}
