@@ -7,7 +7,7 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js'] }, tsconfigRootDir: import.meta.dirname }
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bench/*.mjs'] }, tsconfigRootDir: import.meta.dirname }
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -20,5 +20,5 @@ export default tseslint.config(
     files: ['test/**', 'sim/**'],
     rules: { '@typescript-eslint/no-confusing-void-expression': 'off' }
   },
-  { files: ['*.js'], extends: [tseslint.configs.disableTypeChecked] }
+  { files: ['*.js', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked] }
 )

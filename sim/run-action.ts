@@ -41,6 +41,8 @@ export interface RunOptions {
   readonly onSpawn?: (child: ReturnType<typeof spawn>) => void
   /** Print the action's log as it runs. */
   readonly echo?: boolean
+  /** Options for Node before the script, e.g. `--import` a probe. */
+  readonly nodeArgs?: string[]
 }
 
 /** The runner's way of writing a multi-line value: `name<<DELIMITER`, the value, `DELIMITER`. */
@@ -97,7 +99,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   Object.assign(env, options.env)
 
   const started = performance.now()
-  const child = spawn(process.execPath, [DIST_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), DIST_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   options.onSpawn?.(child)
   let stdout = ''
   let stderr = ''

@@ -1,4 +1,5 @@
-import { type Dispatcher, request } from 'undici'
+import type { IncomingMessage } from 'node:http'
+import type { HttpClient } from './http.ts'
 import { type AgentJob, parseJob } from './job.ts'
 import { parseRetryAfter } from './retry-after.ts'
 import { forLog } from './untrusted-text.ts'
@@ -27,7 +28,7 @@ export interface JobClientOptions {
   readonly projectId: string
   readonly jobId: string
   readonly userAgent: string
-  readonly dispatcher: Dispatcher
+  readonly http: HttpClient
   /** Aborted when the workflow is cancelled. */
   readonly cancelSignal: AbortSignal
   readonly now?: () => number
@@ -53,14 +54,7 @@ export function createJobClient(options: JobClientOptions): FetchJob {
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = AbortSignal.any([options.cancelSignal, timeout])
     try {
-      const response = await request(options.jobUrl, {
-        method: 'GET',
-        headers,
-        dispatcher: options.dispatcher,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs
-      })
+      const response = await options.http.get(options.jobUrl, headers, signal)
       const body = await readLimited(response.body, response.headers['content-length'])
       return classify(response.statusCode, response.headers, body, options, now())
     } catch (error) {
@@ -73,7 +67,7 @@ export function createJobClient(options: JobClientOptions): FetchJob {
 
 type Body = { readonly text: string } | { readonly tooLarge: true }
 
-async function readLimited(body: Dispatcher.ResponseData['body'], contentLength: string | string[] | undefined): Promise<Body> {
+async function readLimited(body: IncomingMessage, contentLength: string | undefined): Promise<Body> {
   if (Number(contentLength) > MAX_BODY_BYTES) {
     body.destroy()
     return { tooLarge: true }
@@ -156,33 +150,27 @@ function errorDetail(body: Body): string {
 
 const NETWORK_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
+  ECONNRESET: 'connection reset or closed mid-response',
   EPIPE: 'connection closed while sending',
   ETIMEDOUT: 'connection timed out',
   EAI_AGAIN: 'DNS lookup failed temporarily',
   ENOTFOUND: 'host not found',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed mid-response',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time (request-timeout)',
-  UND_ERR_BODY_TIMEOUT: 'response body stalled (request-timeout)',
-  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'truncated response',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'truncated response'
+  ERR_PROXY_TUNNEL: 'the proxy refused the tunnel'
 }
 
 function networkFault(error: unknown): PollResult {
   const code = errorCode(error)
   const message = error instanceof Error ? forLog(error.message) : forLog(String(error))
-  const reason = code ? `${NETWORK_ERRORS[code] ?? 'network error'} (${code})` : `network error: ${message}`
+  const known = code === undefined ? undefined : NETWORK_ERRORS[code]
+  const reason = known && code ? `${known} (${code})` : `network error: ${message}${code ? ` (${code})` : ''}`
   return code === 'ENOTFOUND' ? { kind: 'transient', reason, hostNotFound: true } : { kind: 'transient', reason }
 }
 
-/** The error code of the error or of its cause (undici wraps socket errors, and proxies wrap them again). */
-function errorCode(error: unknown, depth = 0): string | undefined {
-  if (typeof error !== 'object' || error === null || depth > 4) return undefined
-  const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined
-  const inner = 'cause' in error ? errorCode(error.cause, depth + 1) : undefined
-  if (code && NETWORK_ERRORS[code] && code !== 'UND_ERR_SOCKET') return code
-  return inner ?? code
+/** The error's code, or its cause's (a proxy failure wraps the socket error). */
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  if ('code' in error && typeof error.code === 'string') return error.code
+  return 'cause' in error ? errorCode(error.cause) : undefined
 }

@@ -1,9 +1,8 @@
-import * as core from '@actions/core'
-import { EnvHttpProxyAgent } from 'undici'
 import packageJson from '../package.json' with { type: 'json' }
 import { cancelOnSignals, sleepUnlessCancelled } from './cancellation.ts'
 import { formatDuration } from './duration.ts'
 import { errorMessage } from './error-message.ts'
+import { createHttpClient, supportsProxyEnv } from './http.ts'
 import { createJobClient } from './job-client.ts'
 import { outputsOf } from './outputs.ts'
 import { waitForJob, type WaitResult } from './poller.ts'
@@ -12,38 +11,47 @@ import { readSettings, type Settings } from './settings.ts'
 import { summaryOf } from './summary.ts'
 import { forLog } from './untrusted-text.ts'
 import { type Verdict, verdictOf } from './verdict.ts'
+import * as runner from './workflow-commands.ts'
 
 export const USER_AGENT = `${packageJson.name}/${packageJson.version}`
 
-/** The action's entry point: never throws; a failure is reported with core.setFailed. */
+/** The action's entry point: never throws; a failure is reported with runner.setFailed. */
 export async function run(): Promise<void> {
   let settings: Settings
   try {
-    settings = readSettings({ getInput: (name) => core.getInput(name), setSecret: core.setSecret, warning: core.warning })
+    settings = readSettings({ getInput: (name) => runner.getInput(name), setSecret: runner.setSecret, warning: runner.warning })
   } catch (error) {
-    core.setFailed(errorMessage(error))
+    runner.setFailed(errorMessage(error))
     return
   }
   const cancelSignal = cancelOnSignals()
-  const dispatcher = new EnvHttpProxyAgent()
+  const http = createHttpClient()
+  warnIfProxyIgnored()
   try {
-    core.info(
+    runner.info(
       `Waiting for agent job "${forLog(settings.jobId)}" in project "${forLog(settings.projectId)}" at ${settings.jobUrl.origin} ` +
         `(timeout ${formatDuration(settings.timeoutMs)}, polling every ${formatDuration(settings.pollIntervalMs)} ` +
         `growing to ${formatDuration(settings.maxPollIntervalMs)})`
     )
-    const fetchJob = createJobClient({ ...settings, userAgent: USER_AGENT, dispatcher, cancelSignal })
+    const fetchJob = createJobClient({ ...settings, userAgent: USER_AGENT, http, cancelSignal })
     const clock = { now: Date.now, random: Math.random, sleep: (ms: number) => sleepUnlessCancelled(ms, cancelSignal) }
-    const result = await waitForJob(fetchJob, settings, clock, logProgress(core))
+    const result = await waitForJob(fetchJob, settings, clock, logProgress(runner))
     const verdict = verdictOf(result, settings)
     const commentUrl = settings.comment && result.outcome !== 'cancelled' ? await comment(result, settings, verdict) : ''
-    await report(result, settings, verdict, commentUrl)
-    if (verdict.fails) core.setFailed(verdict.message)
-    else core.info(verdict.message)
+    report(result, settings, verdict, commentUrl)
+    if (verdict.fails) runner.setFailed(verdict.message)
+    else runner.info(verdict.message)
   } catch (error) {
-    core.setFailed(`Unexpected error while waiting for the agent job: ${errorMessage(error)}`)
+    runner.setFailed(`Unexpected error while waiting for the agent job: ${errorMessage(error)}`)
   } finally {
-    await dispatcher.close()
+    http.close()
+  }
+}
+
+function warnIfProxyIgnored(): void {
+  const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].find((name) => process.env[name])
+  if (proxy && !supportsProxyEnv()) {
+    runner.warning(`${proxy} is set, but Node ${process.version} cannot use it (Node 24.5 or later can): update the runner.`)
   }
 }
 
@@ -59,25 +67,24 @@ async function comment(result: WaitResult, settings: Settings, verdict: Verdict)
     message: verdict.message
   })
   if ('warning' in commented) {
-    core.warning(commented.warning)
+    runner.warning(commented.warning)
     return ''
   }
-  core.info(`Commented the outcome: ${commented.url}`)
+  runner.info(`Commented the outcome: ${commented.url}`)
   return commented.url
 }
 
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
-async function report(result: WaitResult, settings: Settings, verdict: Verdict, commentUrl: string): Promise<void> {
+function report(result: WaitResult, settings: Settings, verdict: Verdict, commentUrl: string): void {
   const outputs = outputsOf(result)
-  for (const [name, value] of Object.entries({ ...outputs, 'comment-url': commentUrl })) core.setOutput(name, value)
+  for (const [name, value] of Object.entries({ ...outputs, 'comment-url': commentUrl })) runner.setOutput(name, value)
   const prLink = result.job?.prLink
   if (prLink && outputs.prLink === '') {
-    core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`)
+    runner.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`)
   }
-  const { heading, message, rows } = summaryOf(result, settings, verdict)
   try {
-    await core.summary.addHeading(heading, 3).addRaw(message, true).addTable(rows).write()
+    runner.appendSummary(summaryOf(result, settings, verdict))
   } catch (error) {
-    core.warning(`Could not write the job summary: ${errorMessage(error)}`)
+    runner.warning(`Could not write the job summary: ${errorMessage(error)}`)
   }
 }

@@ -1,4 +1,3 @@
-import type { summary } from '@actions/core'
 import { formatDuration } from './duration.ts'
 import type { WaitResult } from './poller.ts'
 import type { Settings } from './settings.ts'
@@ -14,29 +13,22 @@ const HEADINGS: Record<WaitResult['outcome'], string> = {
   cancelled: '⏹️ Stopped waiting for a Mintlify agent job'
 }
 
-type SummaryTableRow = Parameters<typeof summary.addTable>[0][number]
-
-export interface SummaryContent {
-  readonly heading: string
-  readonly message: string
-  readonly rows: SummaryTableRow[]
-}
-
-/** The job summary: what happened, then the job's details. All API text is escaped. */
-export function summaryOf(result: WaitResult, settings: Settings, verdict: Verdict): SummaryContent {
+/** The job summary's HTML: what happened, then the job's details. All API text is escaped. */
+export function summaryOf(result: WaitResult, settings: Settings, verdict: Verdict): string {
   const job = result.job
   const pr = httpUrl(job?.prLink)
   const cell = (text: string | null | undefined): string => (text ? forMarkdown(text) : '—')
-  const rows: SummaryTableRow[] = [
-    [{ data: 'Job', header: true }, cell(job?.id ?? settings.jobId)],
-    [{ data: 'Project', header: true }, cell(settings.projectId)],
-    [{ data: 'Status', header: true }, cell(job?.status ?? 'not read')],
-    [{ data: 'Pull request', header: true }, pr ? `<a href="${forMarkdown(pr.href)}">${forMarkdown(pr.href)}</a>` : '—'],
-    [{ data: 'Model', header: true }, cell(job?.model)],
-    [{ data: 'Repository', header: true }, cell(job?.repository)],
-    [{ data: 'Ref', header: true }, cell(job?.ref)],
-    [{ data: 'Waited', header: true }, formatDuration(result.elapsedMs)],
-    [{ data: 'Polls', header: true }, String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
+  const rows: [string, string][] = [
+    ['Job', cell(job?.id ?? settings.jobId)],
+    ['Project', cell(settings.projectId)],
+    ['Status', cell(job?.status ?? 'not read')],
+    ['Pull request', pr ? `<a href="${forMarkdown(pr.href)}">${forMarkdown(pr.href)}</a>` : '—'],
+    ['Model', cell(job?.model)],
+    ['Repository', cell(job?.repository)],
+    ['Ref', cell(job?.ref)],
+    ['Waited', formatDuration(result.elapsedMs)],
+    ['Polls', String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
   ]
-  return { heading: HEADINGS[result.outcome], message: forMarkdown(verdict.message, 2000), rows }
+  const table = rows.map(([header, value]) => `<tr><th>${header}</th><td>${value}</td></tr>`).join('')
+  return `<h3>${HEADINGS[result.outcome]}</h3>\n<p>${forMarkdown(verdict.message, 2000)}</p>\n<table>${table}</table>\n`
 }
