@@ -27,16 +27,19 @@ export interface ServerOptions {
   readonly port?: number
   /** Serve https with this key and certificate (PEM). */
   readonly tls?: { readonly key: string; readonly cert: string }
+  /** Keep a record of every request (the default); a soak test turns it off to measure only the client. */
+  readonly record?: boolean
 }
 
 /** Starts an HTTP(S) server on a loopback port. */
-export async function startServer(respond: Respond, { host = '127.0.0.1', port = 0, tls }: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer(respond: Respond, { host = '127.0.0.1', port = 0, tls, record = true }: ServerOptions = {}): Promise<RunningServer> {
   const requests: RecordedRequest[] = []
+  let count = 0
   const sockets = new Set<Socket>()
   const started = performance.now()
   const listener: RequestListener = (req, res) => {
-    const index = requests.length
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: performance.now() - started })
+    const index = count++
+    if (record) requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: performance.now() - started })
     Promise.resolve(respond(req, res, index)).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error))
     })

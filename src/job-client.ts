@@ -51,16 +51,28 @@ export function createJobClient(options: JobClientOptions): FetchJob {
   const cancelled = (): boolean => options.cancelSignal.aborted
   return async (timeoutMs) => {
     if (cancelled()) return { kind: 'cancelled' }
-    const timeout = AbortSignal.timeout(timeoutMs)
-    const signal = AbortSignal.any([options.cancelSignal, timeout])
+    // One controller per request, its timer cleared as soon as the request ends: nothing outlives a poll.
+    const controller = new AbortController()
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, timeoutMs)
+    const onCancel = (): void => {
+      controller.abort()
+    }
+    options.cancelSignal.addEventListener('abort', onCancel, { once: true })
     try {
-      const response = await options.http.get(options.jobUrl, headers, signal)
+      const response = await options.http.get(options.jobUrl, headers, controller.signal)
       const body = await readLimited(response.body, response.headers['content-length'])
       return classify(response.statusCode, response.headers, body, options, now())
     } catch (error) {
       if (cancelled()) return { kind: 'cancelled' }
-      if (timeout.aborted) return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
+      if (timedOut) return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
       return networkFault(error)
+    } finally {
+      clearTimeout(timer)
+      options.cancelSignal.removeEventListener('abort', onCancel)
     }
   }
 }

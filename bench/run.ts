@@ -1,0 +1,119 @@
+// `npm run bench`: every figure next to its baseline measured in the same run, and a verdict per target.
+// Exits non-zero when a target does not hold.
+import { formatDuration } from '../src/duration.ts'
+import { allowedLagMs, measurePolling } from './polling.ts'
+import { measureProcess } from './process.ts'
+import { measureScaled, SCALE } from './scaled.ts'
+import { measureSoak } from './soak.ts'
+
+const verdicts: { target: string; holds: boolean; detail: string }[] = []
+function judge(target: string, holds: boolean, detail: string): void {
+  verdicts.push({ target, holds, detail })
+}
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)))
+  const line = (cells: string[]): string => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
+  return [line(head), `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`, ...rows.map(line)].join('\n')
+}
+
+const percent = (ratio: number): string => `${Math.round(ratio * 100)}%`
+const ms = (value: number): string => (value < 1000 ? `${value.toFixed(value < 10 ? 1 : 0)}ms` : formatDuration(value))
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MB`
+const started = performance.now()
+
+console.log('## 1. Polling efficiency (simulated clock, default inputs: poll-interval 5s, max-poll-interval 30s)\n')
+console.log('200 runs per row; each run\'s job lasts within ±5% of the row\'s length, the same for every poller.')
+console.log('Ours: the action\'s own poller and schedule, with real jitter. Baselines: a fixed 10 s poller (the peers\'')
+console.log('common default) and a fixed 1 min poller. Requests are means; lag is worst (mean).\n')
+const polling = await measurePolling()
+console.log(
+  table(
+    ['job length', 'requests: ours', '10s poller', '1m poller', 'ours / 10s', 'lag: ours', '10s poller', '1m poller', 'lag allowed'],
+    polling.map((row) => {
+      const lag = (summary: { worstLagMs: number; meanLagMs: number }): string => `${ms(summary.worstLagMs)} (${ms(summary.meanLagMs)})`
+      return [
+        formatDuration(row.durationMs),
+        row.ours.meanRequests.toFixed(1),
+        row.fixed10s.meanRequests.toFixed(1),
+        row.fixed1m.meanRequests.toFixed(1),
+        percent(row.ours.meanRequests / row.fixed10s.meanRequests),
+        lag(row.ours),
+        lag(row.fixed10s),
+        lag(row.fixed1m),
+        ms(allowedLagMs(row.durationMs))
+      ]
+    })
+  )
+)
+for (const row of polling) {
+  judge(
+    `lag for jobs of about ${formatDuration(row.durationMs)} <= max(poll-interval, 20% of the job), <= max-poll-interval`,
+    row.ours.worstLagShare <= 1,
+    `worst ${ms(row.ours.worstLagMs)}, ${percent(row.ours.worstLagShare)} of what its job allows`
+  )
+}
+for (const row of polling.filter((candidate) => candidate.durationMs >= 600_000)) {
+  const limit = row.durationMs >= 1_800_000 ? 0.45 : 0.6
+  const ratio = row.ours.meanRequests / row.fixed10s.meanRequests
+  judge(`requests for a ${formatDuration(row.durationMs)} job <= ${percent(limit)} of the 10s poller's`, ratio <= limit, percent(ratio))
+}
+
+console.log('\n## 2-3. Start-up, size and memory (bundled dist/ vs bare Node making one request, same Node, same run)\n')
+const processFigures = await measureProcess(15)
+const { bare, action } = processFigures
+const startupRatio = action.startupMs / bare.startupMs
+const rssRatio = action.peakRssKb / bare.peakRssKb
+console.log(
+  table(
+    ['measure', 'action', 'bare node', 'ratio'],
+    [
+      [`spawn to first request (median of ${processFigures.runs})`, ms(action.startupMs), ms(bare.startupMs), `${startupRatio.toFixed(2)}x`],
+      ['peak RSS of a full run (median)', megabytes(action.peakRssKb * 1024), megabytes(bare.peakRssKb * 1024), `${rssRatio.toFixed(2)}x`],
+      ['JavaScript loaded by a run without a comment', megabytes(action.loadedBytes), '', ''],
+      ['JavaScript in dist/ (incl. the lazily loaded comment chunk)', megabytes(processFigures.distJsBytes), '', '']
+    ]
+  )
+)
+judge('start-up <= 2x bare Node', startupRatio <= 2, `${startupRatio.toFixed(2)}x`)
+judge('JavaScript loaded without a comment <= 1.5 MB', action.loadedBytes <= 1.5 * 1024 * 1024, megabytes(action.loadedBytes))
+judge('peak RSS <= 1.5x bare Node', rssRatio <= 1.5, `${rssRatio.toFixed(2)}x`)
+
+console.log('\n## Memory over thousands of polls (the action\'s client and poller in-process, after full GCs)\n')
+const soak = await measureSoak()
+const heapGrowth = soak.heapLateBytes / soak.heapEarlyBytes
+console.log(
+  table(
+    ['measure', 'after 500 polls', `after ${soak.polls} polls`, 'ratio'],
+    [
+      ['heap used', megabytes(soak.heapEarlyBytes), megabytes(soak.heapLateBytes), `${heapGrowth.toFixed(2)}x`],
+      ['RSS', megabytes(soak.rssEarlyBytes), megabytes(soak.rssLateBytes), `${(soak.rssLateBytes / soak.rssEarlyBytes).toFixed(2)}x`]
+    ]
+  )
+)
+judge('heap flat over thousands of polls (<= 1.10x)', heapGrowth <= 1.1, `${heapGrowth.toFixed(2)}x`)
+
+console.log(`\n## 4. Real time, scaled ${SCALE}x down (bundled action, loopback job; intervals and job length divided by ${SCALE})\n`)
+const scaled = await measureScaled()
+console.log(
+  table(
+    ['stands for a job of', 'requests: real', 'simulated (mean)', 'lag: real', 'simulated (worst)'],
+    scaled.map((row) => [formatDuration(row.durationMs), String(row.real.requests), row.simulated.meanRequests.toFixed(1), ms(row.real.lagMs), ms(row.simulated.worstLagMs)])
+  )
+)
+for (const row of scaled) {
+  const requestsClose = Math.abs(row.real.requests - row.simulated.meanRequests) <= Math.max(2, 0.15 * row.simulated.meanRequests)
+  // Real requests take a few milliseconds each, which the simulation does not count.
+  const lagClose = row.real.lagMs <= row.simulated.worstLagMs + 50
+  judge(
+    `real run matches the simulation for a ${formatDuration(row.durationMs)} job`,
+    requestsClose && lagClose,
+    `${row.real.requests} vs ${row.simulated.meanRequests.toFixed(1)} requests, lag ${ms(row.real.lagMs)} vs ${ms(row.simulated.worstLagMs)}`
+  )
+}
+
+console.log('\n## Verdicts\n')
+for (const verdict of verdicts) console.log(`${verdict.holds ? 'HOLDS' : 'MISSED'}  ${verdict.target}: ${verdict.detail}`)
+const missed = verdicts.filter((verdict) => !verdict.holds).length
+console.log(`\n${verdicts.length - missed} of ${verdicts.length} targets hold (benchmark took ${formatDuration(performance.now() - started)})`)
+process.exitCode = missed > 0 ? 1 : 0

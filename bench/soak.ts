@@ -1,0 +1,55 @@
+// Memory over thousands of polls: the action's own client and poller against a loopback server, in this
+// process, with the heap measured after a full garbage collection early on and again at the end.
+import { createHttpClient } from '../src/http.ts'
+import { createJobClient } from '../src/job-client.ts'
+import { waitForJob } from '../src/poller.ts'
+import { jobBody, sendJson, startServer } from '../sim/admin-api.ts'
+
+export interface SoakFigures {
+  readonly polls: number
+  readonly heapEarlyBytes: number
+  readonly heapLateBytes: number
+  readonly rssEarlyBytes: number
+  readonly rssLateBytes: number
+}
+
+export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigures> {
+  const collect = (globalThis as { gc?: () => void }).gc
+  if (!collect) throw new Error('run the benchmark with node --expose-gc')
+  const story = { projectId: 'soak', jobId: 'job', apiKey: 'mint_soak', final: { status: 'completed' } }
+  let answered = 0
+  const server = await startServer((_req, res) => {
+    answered += 1
+    sendJson(res, 200, jobBody(story, answered >= polls ? 'completed' : 'active', null))
+  }, { record: false })
+  const http = createHttpClient({})
+  const figures = { heapEarlyBytes: 0, heapLateBytes: 0, rssEarlyBytes: 0, rssLateBytes: 0 }
+  const snapshot = (): { heap: number; rss: number } => {
+    collect()
+    const usage = process.memoryUsage()
+    return { heap: usage.heapUsed, rss: usage.rss }
+  }
+  try {
+    const fetchJob = createJobClient({
+      jobUrl: new URL(`${server.url}/v2/agent/soak/job/job`),
+      apiKey: story.apiKey,
+      projectId: story.projectId,
+      jobId: story.jobId,
+      userAgent: 'bench',
+      http,
+      cancelSignal: new AbortController().signal
+    })
+    const options = { pollIntervalMs: 1, maxPollIntervalMs: 1, timeoutMs: 600_000, requestTimeoutMs: 5000 }
+    const clock = { now: () => performance.now(), random: Math.random, sleep: () => new Promise<void>((resolve) => setImmediate(resolve)) }
+    const result = await waitForJob(fetchJob, options, clock, (event) => {
+      if (event.type !== 'poll') return
+      if (event.poll === early) ({ heap: figures.heapEarlyBytes, rss: figures.rssEarlyBytes } = snapshot())
+      if (event.poll === polls - 1) ({ heap: figures.heapLateBytes, rss: figures.rssLateBytes } = snapshot())
+    })
+    if (result.outcome !== 'completed') throw new Error(`the soak ended ${result.outcome}`)
+    return { polls: result.polls, ...figures }
+  } finally {
+    http.close()
+    await server.close()
+  }
+}
