@@ -53,10 +53,9 @@ export function createJobClient(options: JobClientOptions): FetchJob {
     if (cancelled()) return { kind: 'cancelled' }
     // One controller per request, its timer cleared as soon as the request ends: nothing outlives a poll.
     const controller = new AbortController()
-    let timedOut = false
+    const timeout = new Error(`request-timeout of ${timeoutMs}ms`)
     const timer = setTimeout(() => {
-      timedOut = true
-      controller.abort()
+      controller.abort(timeout)
     }, timeoutMs)
     const onCancel = (): void => {
       controller.abort()
@@ -68,7 +67,7 @@ export function createJobClient(options: JobClientOptions): FetchJob {
       return classify(response.statusCode, response.headers, body, options, now())
     } catch (error) {
       if (cancelled()) return { kind: 'cancelled' }
-      if (timedOut) return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
+      if (controller.signal.reason === timeout) return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
       return networkFault(error)
     } finally {
       clearTimeout(timer)
