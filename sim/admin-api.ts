@@ -103,23 +103,33 @@ export function jobBody(story: JobStory, status: string, prLink: string | null):
  * final status. Other paths answer 404 too.
  */
 export function playJob(story: JobStory): Respond {
-  const path = `/v2/agent/${encodeURIComponent(story.projectId)}/job/${encodeURIComponent(story.jobId)}`
-  let polls = 0
-  let firstPollAt: number | undefined
+  return playJobs([story])
+}
+
+/** Plays several jobs at once (all with the same key), each with its own story. */
+export function playJobs(stories: readonly JobStory[]): Respond {
+  const jobs = new Map(
+    stories.map((story) => [
+      `/v2/agent/${encodeURIComponent(story.projectId)}/job/${encodeURIComponent(story.jobId)}`,
+      { story, polls: 0, firstPollAt: undefined as number | undefined }
+    ])
+  )
   return (req, res) => {
-    if (req.headers.authorization !== `Bearer ${story.apiKey}`) {
+    const job = jobs.get(req.url ?? '')
+    if (!stories.some((story) => req.headers.authorization === `Bearer ${story.apiKey}`)) {
       sendJson(res, 401, { error: 'Invalid API key' })
       return
     }
-    if (req.method !== 'GET' || req.url !== path) {
+    if (req.method !== 'GET' || job === undefined) {
       sendJson(res, 404, { error: 'Agent job not found' })
       return
     }
-    polls += 1
-    firstPollAt ??= performance.now()
+    const { story } = job
+    job.polls += 1
+    job.firstPollAt ??= performance.now()
     const stillActive =
-      (story.activePolls !== undefined && polls <= story.activePolls) ||
-      (story.activeForMs !== undefined && performance.now() - firstPollAt < story.activeForMs)
+      (story.activePolls !== undefined && job.polls <= story.activePolls) ||
+      (story.activeForMs !== undefined && performance.now() - job.firstPollAt < story.activeForMs)
     const body = stillActive ? jobBody(story, 'active', null) : jobBody(story, story.final.status, story.final.prLink ?? null)
     sendJson(res, 200, body)
   }
