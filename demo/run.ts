@@ -3,6 +3,7 @@
 // With MINTLIFY_API_KEY, MINTLIFY_PROJECT_ID and MINTLIFY_JOB_ID set, it waits for that real job instead.
 import { playJob, startServer } from '../sim/admin-api.ts'
 import { runAction } from '../sim/run-action.ts'
+import { renderRunnerLog, renderSummaryText } from '../sim/runner-log.ts'
 
 const real = process.env['MINTLIFY_API_KEY'] !== undefined
 const line = (title: string): void => {
@@ -44,14 +45,17 @@ console.log(
     ? `A simulated admin API at ${server.url} plays one agent job: active for about 4 s, then completed with a pull request.`
     : 'Waiting for your real agent job at https://api.mintlify.com.'
 )
-line('The step log (debug lines are hidden on GitHub unless step debug logging is on)')
-const run = await runAction({ inputs, echo: true })
+const debug = process.env['RUNNER_DEBUG'] === '1'
+const run = await runAction({ inputs, env: debug ? { RUNNER_DEBUG: '1' } : {} })
 await server?.close()
+
+line(`The step's log, as the run page shows it${debug ? '' : ' (RUNNER_DEBUG=1 npm run demo shows debug lines too)'}`)
+console.log(renderRunnerLog(run.stdout, { debug }))
 
 line('Outputs (steps.<id>.outputs.*)')
 for (const [name, value] of Object.entries(run.outputs)) console.log(`${name}: ${value}`)
-line('Job summary (HTML shown on the run page)')
-console.log(run.summary.trim())
+line('Job summary (shown on the run page as a table)')
+console.log(renderSummaryText(run.summary))
 line('Result')
 console.log(`exit code ${run.exitCode ?? 'none'}: the step ${run.exitCode === 0 ? 'passed' : 'failed'} in ${Math.round(run.durationMs)} ms`)
 if (server) console.log(`the simulated API answered ${server.requests.length} polls`)

@@ -1,0 +1,21 @@
+// The README's demo command: the bundled action against the simulated API, shown as a user would see it.
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { ROOT } from '../sim/run-action.ts'
+
+it('runs the demo: a job that stays active, then completes with a pull request', async () => {
+  const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], { env: { PATH: process.env['PATH'] ?? '' } })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  expect(code, output).toBe(0)
+  expect(output).toContain('\nJob status: active\n')
+  expect(output).toMatch(/\nJob status: completed \(was active, after \ds\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/)
+  expect(output).toContain('prLink: https://github.com/acme/docs/pull/128')
+  expect(output).toContain('  Status: completed')
+  expect(output).toMatch(/exit code 0: the step passed/)
+  expect(output).not.toContain('::')
+  expect(output).not.toContain('mint_demo_key_not_a_real_secret')
+}, 30_000)
