@@ -1,7 +1,8 @@
 // Shows a step's raw stdout the way the Actions log page does: masked values as ***, annotations labelled,
 // debug lines hidden unless asked for, and other workflow commands (which the runner consumes) left out.
 
-function decode(text: string): string {
+/** Undoes the escaping of a workflow command's data (`%25`, `%0D`, `%0A`). */
+export function decodeCommandData(text: string): string {
   return text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
 }
 
@@ -16,8 +17,8 @@ export function renderRunnerLog(stdout: string, { debug = false } = {}): string 
       continue
     }
     const [, name, message = ''] = command
-    const text = mask(decode(message))
-    if (name === 'add-mask') masks.push(decode(message))
+    const text = mask(decodeCommandData(message))
+    if (name === 'add-mask') masks.push(decodeCommandData(message))
     else if (name === 'error') shown.push(`Error: ${text}`)
     else if (name === 'warning') shown.push(`Warning: ${text}`)
     else if (name === 'debug' && debug) shown.push(`##[debug]${text}`)

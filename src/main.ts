@@ -37,8 +37,9 @@ export async function run(): Promise<void> {
     const clock = { now: Date.now, random: Math.random, sleep: (ms: number) => sleepUnlessCancelled(ms, cancelSignal) }
     const result = await waitForJob(fetchJob, settings, clock, logProgress(runner))
     const verdict = verdictOf(result, settings)
+    report(result, settings, verdict)
     const commentUrl = settings.comment && result.outcome !== 'cancelled' ? await comment(result, settings, verdict) : ''
-    report(result, settings, verdict, commentUrl)
+    runner.setOutput('comment-url', commentUrl)
     if (verdict.fails) runner.setFailed(verdict.message)
     else runner.info(verdict.message)
   } catch (error) {
@@ -75,9 +76,9 @@ async function comment(result: WaitResult, settings: Settings, verdict: Verdict)
 }
 
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
-function report(result: WaitResult, settings: Settings, verdict: Verdict, commentUrl: string): void {
+function report(result: WaitResult, settings: Settings, verdict: Verdict): void {
   const outputs = outputsOf(result)
-  for (const [name, value] of Object.entries({ ...outputs, 'comment-url': commentUrl })) runner.setOutput(name, value)
+  for (const [name, value] of Object.entries(outputs)) runner.setOutput(name, value)
   const prLink = result.job?.prLink
   if (prLink && outputs.prLink === '') {
     runner.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`)

@@ -2,18 +2,12 @@ import type { WaitResult } from './poller.ts'
 import { parsePullRequestUrl } from './pull-request-link.ts'
 import { httpUrl } from './untrusted-text.ts'
 
-/** The step's outputs, as action.yml declares them. */
-export interface Outputs {
-  /** The last status the API returned; empty when it never answered. */
-  readonly status: string
-  /** completed, archived, failed, timeout, error or cancelled. */
-  readonly outcome: string
-  readonly prLink: string
-  readonly 'pr-number': string
-  readonly 'pr-repository': string
-  /** The last job as JSON. */
-  readonly job: string
-}
+/**
+ * The step's outputs about the job, as action.yml declares them: `status` (the last status the API returned;
+ * empty when it never answered), `outcome` (completed, archived, failed, timeout, error or cancelled), `prLink`,
+ * `pr-number`, `pr-repository`, and `job` (the last job as JSON).
+ */
+export type Outputs = Readonly<Record<'status' | 'outcome' | 'prLink' | 'pr-number' | 'pr-repository' | 'job', string>>
 
 export function outputsOf(result: WaitResult): Outputs {
   const pr = httpUrl(result.job?.prLink)

@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import type { ActionRun } from '../../sim/run-action.ts'
+import { decodeCommandData } from '../../sim/runner-log.ts'
 
 /** The key may appear only in the runner's `::add-mask::` command, which the runner consumes and never shows. */
 export function expectKeyNeverShown(run: ActionRun, key: string): void {
@@ -9,17 +10,19 @@ export function expectKeyNeverShown(run: ActionRun, key: string): void {
   expect(JSON.stringify(run.outputs)).not.toContain(key)
 }
 
-/** The `::error::` annotations the runner would show. */
-export function errorAnnotations(run: ActionRun): string[] {
+function annotations(run: ActionRun, kind: 'error' | 'warning'): string[] {
+  const prefix = `::${kind}::`
   return run.stdout
     .split('\n')
-    .filter((line) => line.startsWith('::error::'))
-    .map((line) => decodeURIComponent(line.slice('::error::'.length).replace(/%(?![0-9A-F]{2})/g, '%25')))
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => decodeCommandData(line.slice(prefix.length)))
+}
+
+/** The `::error::` annotations the runner would show. */
+export function errorAnnotations(run: ActionRun): string[] {
+  return annotations(run, 'error')
 }
 
 export function warningAnnotations(run: ActionRun): string[] {
-  return run.stdout
-    .split('\n')
-    .filter((line) => line.startsWith('::warning::'))
-    .map((line) => decodeURIComponent(line.slice('::warning::'.length)))
+  return annotations(run, 'warning')
 }
