@@ -1,7 +1,7 @@
 // The bundled dist/ run as the runner runs it, against a loopback server that plays the admin API.
 import { afterEach, describe, expect, it } from 'vitest'
 import { playJob, type RunningServer, startServer, type JobStory } from '../sim/admin-api.ts'
-import { runAction } from '../sim/run-action.ts'
+import { readActionMetadata, runAction } from '../sim/run-action.ts'
 import { errorAnnotations, expectKeyNeverShown } from './support/expectations.ts'
 
 const KEY = 'mint_e2e_secret_key_123'
@@ -40,6 +40,12 @@ describe('the bundled action', () => {
     expect(run.summary).toMatch(/<th>Polls<\/th><td>4<\/td>/)
     expect(run.summary).toContain('<th>Model</th><td>claude-sonnet-4-5</td>')
     expectKeyNeverShown(run, KEY)
+  })
+
+  it('sets exactly the outputs action.yml declares', async () => {
+    const { run } = await waitFor({ final: { status: 'completed', prLink: PR } })
+    const { outputs } = await readActionMetadata()
+    expect(Object.keys(run.outputs).sort()).toEqual(Object.keys(outputs).sort())
   })
 
   it('succeeds with an empty prLink when the agent changed nothing', async () => {
