@@ -31,7 +31,6 @@ export interface JobClientOptions {
   readonly http: HttpClient
   /** Aborted when the workflow is cancelled. */
   readonly cancelSignal: AbortSignal
-  readonly now?: () => number
 }
 
 /** Reads the job once, within `timeoutMs`. */
@@ -41,7 +40,6 @@ export type FetchJob = (timeoutMs: number) => Promise<PollResult>
 const RETRIABLE_CLIENT_ERRORS = new Set([408, 425, 429])
 
 export function createJobClient(options: JobClientOptions): FetchJob {
-  const now = options.now ?? Date.now
   const headers = {
     authorization: `Bearer ${options.apiKey}`,
     accept: 'application/json',
@@ -64,7 +62,7 @@ export function createJobClient(options: JobClientOptions): FetchJob {
     try {
       const response = await options.http.get(options.jobUrl, headers, controller.signal)
       const body = await readLimited(response.body, response.headers['content-length'])
-      return classify(response.statusCode, response.headers, body, options, now())
+      return classify(response.statusCode, response.headers, body, options, Date.now())
     } catch (error) {
       if (cancelled()) return { kind: 'cancelled' }
       if (controller.signal.reason === timeout) return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
