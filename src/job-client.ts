@@ -173,7 +173,8 @@ function networkFault(error: unknown): PollResult {
   const code = errorCode(error)
   const message = error instanceof Error ? forLog(error.message) : forLog(String(error))
   const known = code === undefined ? undefined : NETWORK_ERRORS[code]
-  const reason = known && code ? `${known} (${code})` : `network error: ${message}${code ? ` (${code})` : ''}`
+  const suffix = code === undefined ? '' : ` (${code})`
+  const reason = known ? `${known}${suffix}` : `network error: ${message}${suffix}`
   return code === 'ENOTFOUND' ? { kind: 'transient', reason, hostNotFound: true } : { kind: 'transient', reason }
 }
 
