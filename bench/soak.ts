@@ -1,6 +1,6 @@
 // Memory over thousands of polls: the action's own client and poller against a loopback server, in this
 // process, with the heap measured after a full garbage collection early on and again at the end.
-import { createHttpClient } from '../src/http.ts'
+import { createHttp } from '../src/http.ts'
 import { createJobClient } from '../src/job-client.ts'
 import { waitForJob } from '../src/poller.ts'
 import { jobBody, sendJson, startServer } from '../sim/admin-api.ts'
@@ -22,7 +22,7 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     answered += 1
     sendJson(res, 200, jobBody(story, answered >= polls ? 'completed' : 'active', null))
   }, { record: false })
-  const http = createHttpClient({})
+  const http = createHttp({})
   const figures = { heapEarlyBytes: 0, heapLateBytes: 0, rssEarlyBytes: 0, rssLateBytes: 0 }
   const snapshot = (): { heap: number; rss: number } => {
     collect()
@@ -36,7 +36,7 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
       projectId: story.projectId,
       jobId: story.jobId,
       userAgent: 'bench',
-      http,
+      dispatcher: http.dispatcher,
       cancelSignal: new AbortController().signal
     })
     const options = { pollIntervalMs: 1, maxPollIntervalMs: 1, timeoutMs: 600_000, requestTimeoutMs: 5000 }
@@ -49,7 +49,7 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     if (result.outcome !== 'completed') throw new Error(`the soak ended ${result.outcome}`)
     return { polls: result.polls, ...figures }
   } finally {
-    http.close()
+    await http.close()
     await server.close()
   }
 }

@@ -1,16 +1,17 @@
 // Loaded only when `comment: true`, so runs without a comment never load Octokit.
-import { context, getOctokit } from '@actions/github'
-import { retry } from '@octokit/plugin-retry'
-import { throttling } from '@octokit/plugin-throttling'
+import { context } from '@actions/github'
+import type { Dispatcher } from 'undici'
 import { commentMarker, type CommentContext, renderComment } from './comment-body.ts'
 import { type CommentTarget, resolveCommentTarget } from './comment-target.ts'
 import { errorMessage } from './error-message.ts'
+import { createGitHubClient, type GitHubClient } from './github-client.ts'
 import type { WaitResult } from './poller.ts'
 
 export interface CommentRequest {
   readonly token: string
   readonly issueNumber: number | undefined
   readonly userAgent: string
+  readonly dispatcher: Dispatcher
   readonly jobId: string
   readonly timeoutMs: number
   readonly message: string
@@ -19,30 +20,7 @@ export interface CommentRequest {
 /** Either the comment's URL, or a warning saying why there is none. Never throws. */
 export type CommentResult = { readonly url: string } | { readonly warning: string }
 
-/** How many times a rate-limited request is tried again before giving up. */
-const RATE_LIMIT_RETRIES = 2
-/** A wait longer than this for a rate limit is not worth holding the runner for. */
-const LONGEST_RATE_LIMIT_WAIT_S = 60
-
-type Octokit = ReturnType<typeof getOctokit>
-
-/** The one Octokit of the action: GITHUB_API_URL (so GitHub Enterprise Server works), proxy, retries, throttling. */
-function createOctokit(token: string, userAgent: string): Octokit {
-  const retryRateLimited = (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean =>
-    retryCount < RATE_LIMIT_RETRIES && retryAfter <= LONGEST_RATE_LIMIT_WAIT_S
-  return getOctokit(
-    token,
-    {
-      userAgent,
-      throttle: { onRateLimit: retryRateLimited, onSecondaryRateLimit: retryRateLimited },
-      retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 451] }
-    },
-    retry,
-    throttling
-  )
-}
-
-async function findMarkedComment(octokit: Octokit, target: CommentTarget, marker: string): Promise<number | undefined> {
+async function findMarkedComment(octokit: GitHubClient, target: CommentTarget, marker: string): Promise<number | undefined> {
   let found: number | undefined
   const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
     owner: target.owner,
@@ -88,7 +66,7 @@ export async function commentOutcome(result: WaitResult, request: CommentRequest
   const runUrl = `${context.serverUrl}/${target.owner}/${target.repo}/actions/runs/${context.runId}`
   const commentContext: CommentContext = { jobId: request.jobId, timeoutMs: request.timeoutMs, runUrl, message: request.message }
   const body = renderComment(result, commentContext)
-  const octokit = createOctokit(request.token, request.userAgent)
+  const octokit = createGitHubClient({ token: request.token, baseUrl: context.apiUrl, userAgent: request.userAgent, dispatcher: request.dispatcher })
   try {
     const existing = await findMarkedComment(octokit, target, commentMarker(request.jobId))
     const issue = { owner: target.owner, repo: target.repo }

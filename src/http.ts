@@ -1,47 +1,125 @@
-// HTTP for the admin API, on Node's own http and https modules with their built-in proxy support.
-//
-// Not undici: its client loads node:http2 and its whole dispatcher stack when the action starts, which doubled
-// the time to the first poll (see the benchmark). Node's agents read HTTPS_PROXY, HTTP_PROXY and NO_PROXY (and
-// their lower-case forms) through `proxyEnv`, and tunnel https through CONNECT.
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
-import https from 'node:https'
+// HTTP for the whole action, on undici: one connection pool, or undici's proxy agent when a proxy variable is set.
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici'
+import { isLoopbackHost } from './loopback.ts'
 
-export interface HttpResponse {
-  readonly statusCode: number
-  readonly headers: IncomingHttpHeaders
-  /** Must be read to the end or destroyed. */
-  readonly body: IncomingMessage
+export interface Http {
+  /** Every request of the action goes through this one dispatcher: the admin API's and GitHub's. */
+  readonly dispatcher: Dispatcher
+  /** Drops every connection, so the process can exit at once. */
+  close(): Promise<void>
 }
 
-export interface HttpClient {
-  get(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<HttpResponse>
-  /** Closes idle connections, so the process can exit at once. */
-  close(): void
+/** undici's proxy agent reads these (lower case first) and NO_PROXY / no_proxy. */
+const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
+
+/** A loopback address never goes through a proxy: a proxy elsewhere cannot reach it, and would see the key. */
+function bypassProxyForLoopback(direct: Dispatcher): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) =>
+    isLoopbackHost(new URL(String(options.origin)).hostname) ? direct.dispatch(options, handler) : dispatch(options, handler)
 }
 
-/** Node 24.5 added `proxyEnv`; an older Node ignores it, and the proxy with it. */
-export function supportsProxyEnv(version = process.versions.node): boolean {
-  const [major = 0, minor = 0] = version.split('.').map(Number)
-  return major > 24 || (major === 24 && minor >= 5)
-}
-
-export function createHttpClient(env: NodeJS.ProcessEnv = process.env): HttpClient {
-  const options = { keepAlive: true, proxyEnv: env }
-  const agents = { 'http:': new http.Agent(options), 'https:': new https.Agent(options) }
+export function createHttp(env: NodeJS.ProcessEnv = process.env): Http {
+  const direct = new Agent()
+  if (!PROXY_VARIABLES.some((name) => env[name])) return { dispatcher: direct, close: () => direct.destroy() }
+  const viaProxy = new EnvHttpProxyAgent()
   return {
-    get: (url, headers, signal) =>
-      new Promise((resolve, reject) => {
-        const secure = url.protocol === 'https:'
-        const request = (secure ? https : http).request(url, { method: 'GET', headers, signal, agent: agents[secure ? 'https:' : 'http:'] })
-        request.on('response', (body) => {
-          resolve({ statusCode: body.statusCode ?? 0, headers: body.headers, body })
-        })
-        request.on('error', reject)
-        request.end()
-      }),
-    close: () => {
-      agents['http:'].destroy()
-      agents['https:'].destroy()
+    dispatcher: viaProxy.compose(bypassProxyForLoopback(direct)),
+    close: async () => {
+      await Promise.all([direct.destroy(), viaProxy.destroy()])
     }
   }
+}
+
+export interface HttpRequest {
+  readonly url: URL
+  readonly method: 'GET' | 'POST'
+  readonly headers: Record<string, string>
+  /** A JSON body, for POST. */
+  readonly body?: string
+}
+
+/** How one exchange ended. */
+export type Exchange =
+  /** `body` is undefined when it was longer than allowed; it was then not read. */
+  | { readonly kind: 'answer'; readonly status: number; readonly headers: Headers; readonly body: string | undefined }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'cancelled' }
+  /** The request failed before an answer was read; `code` is the error's code, if it has one. */
+  | { readonly kind: 'network'; readonly code: string | undefined; readonly message: string }
+
+export type Headers = Readonly<Record<string, string | string[] | undefined>>
+
+export interface ExchangeLimits {
+  /** One deadline from connecting to the last byte of the body. */
+  readonly timeoutMs: number
+  /** A longer body is refused without being buffered. */
+  readonly maxBodyBytes: number
+  /** Aborted when the workflow is cancelled. */
+  readonly cancelSignal: AbortSignal
+}
+
+/** Sends one request; never follows a redirect (undici's `request` does not) and never throws. */
+export async function exchange(dispatcher: Dispatcher, req: HttpRequest, limits: ExchangeLimits): Promise<Exchange> {
+  const cancelled = (): boolean => limits.cancelSignal.aborted
+  if (cancelled()) return { kind: 'cancelled' }
+  const controller = new AbortController()
+  const timeout = new Error(`no complete answer within ${limits.timeoutMs}ms`)
+  const timer = setTimeout(() => {
+    controller.abort(timeout)
+  }, limits.timeoutMs)
+  const onCancel = (): void => {
+    controller.abort(limits.cancelSignal.reason)
+  }
+  limits.cancelSignal.addEventListener('abort', onCancel, { once: true })
+  try {
+    const answer = await request(req.url, {
+      dispatcher,
+      method: req.method,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: controller.signal,
+      // The deadline above covers the whole exchange; undici's own per-phase timers would only cut it short.
+      headersTimeout: 0,
+      bodyTimeout: 0
+    })
+    const body = await readLimited(answer.body, answer.headers['content-length'], limits.maxBodyBytes)
+    return { kind: 'answer', status: answer.statusCode, headers: answer.headers, body }
+  } catch (error) {
+    if (cancelled()) return { kind: 'cancelled' }
+    if (controller.signal.reason === timeout) return { kind: 'timeout' }
+    return { kind: 'network', code: errorCode(error), message: error instanceof Error ? error.message : String(error) }
+  } finally {
+    clearTimeout(timer)
+    limits.cancelSignal.removeEventListener('abort', onCancel)
+  }
+}
+
+type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown }
+
+async function readLimited(body: BodyStream, contentLength: string | string[] | undefined, maxBytes: number): Promise<string | undefined> {
+  if (Number(contentLength) > maxBytes) {
+    body.destroy()
+    return undefined
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += chunk.length
+    if (size > maxBytes) {
+      body.destroy()
+      return undefined
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** The error's code, or its cause's (a proxy or TLS failure wraps the socket error). */
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  if ('cause' in error) {
+    const cause = errorCode(error.cause)
+    if (cause !== undefined) return cause
+  }
+  return 'code' in error && typeof error.code === 'string' ? error.code : undefined
 }

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http'
-import type { HttpClient } from './http.ts'
+import type { Dispatcher } from 'undici'
+import { exchange, type Headers } from './http.ts'
 import { type AgentJob, parseJob } from './job.ts'
 import { parseRetryAfter } from './retry-after.ts'
 import { forLog } from './untrusted-text.ts'
@@ -28,7 +28,7 @@ export interface JobClientOptions {
   readonly projectId: string
   readonly jobId: string
   readonly userAgent: string
-  readonly http: HttpClient
+  readonly dispatcher: Dispatcher
   /** Aborted when the workflow is cancelled. */
   readonly cancelSignal: AbortSignal
 }
@@ -45,67 +45,34 @@ export function createJobClient(options: JobClientOptions): FetchJob {
     accept: 'application/json',
     'user-agent': options.userAgent
   }
-
-  const cancelled = (): boolean => options.cancelSignal.aborted
+  const req = { url: options.jobUrl, method: 'GET', headers } as const
   return async (timeoutMs) => {
-    if (cancelled()) return { kind: 'cancelled' }
-    // One controller per request, its timer cleared as soon as the request ends: nothing outlives a poll.
-    const controller = new AbortController()
-    const timeout = new Error(`request-timeout of ${timeoutMs}ms`)
-    const timer = setTimeout(() => {
-      controller.abort(timeout)
-    }, timeoutMs)
-    const onCancel = (): void => {
-      controller.abort()
-    }
-    options.cancelSignal.addEventListener('abort', onCancel, { once: true })
-    try {
-      const response = await options.http.get(options.jobUrl, headers, controller.signal)
-      const body = await readLimited(response.body, response.headers['content-length'])
-      return classify(response.statusCode, response.headers, body, options, Date.now())
-    } catch (error) {
-      if (cancelled()) return { kind: 'cancelled' }
-      if (controller.signal.reason === timeout) return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
-      return networkFault(error)
-    } finally {
-      clearTimeout(timer)
-      options.cancelSignal.removeEventListener('abort', onCancel)
+    const answer = await exchange(options.dispatcher, req, { timeoutMs, maxBodyBytes: MAX_BODY_BYTES, cancelSignal: options.cancelSignal })
+    switch (answer.kind) {
+      case 'cancelled':
+        return { kind: 'cancelled' }
+      case 'timeout':
+        return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
+      case 'network':
+        return networkFault(answer.code, answer.message)
+      case 'answer':
+        return classify(answer.status, answer.headers, answer.body, options, Date.now())
     }
   }
-}
-
-type Body = { readonly text: string } | { readonly tooLarge: true }
-
-async function readLimited(body: IncomingMessage, contentLength: string | undefined): Promise<Body> {
-  if (Number(contentLength) > MAX_BODY_BYTES) {
-    body.destroy()
-    return { tooLarge: true }
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length
-    if (size > MAX_BODY_BYTES) {
-      body.destroy()
-      return { tooLarge: true }
-    }
-    chunks.push(chunk as Buffer)
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') }
 }
 
 function classify(
   status: number,
-  headers: Record<string, string | string[] | undefined>,
-  body: Body,
+  headers: Headers,
+  body: string | undefined,
   options: JobClientOptions,
   nowMs: number
 ): PollResult {
   if (status === 200) {
-    if ('tooLarge' in body) return { kind: 'transient', reason: `HTTP 200 with a body over ${MAX_BODY_BYTES} bytes, not read` }
+    if (body === undefined) return { kind: 'transient', reason: `HTTP 200 with a body over ${MAX_BODY_BYTES} bytes, not read` }
     let decoded: unknown
     try {
-      decoded = JSON.parse(body.text)
+      decoded = JSON.parse(body)
     } catch {
       return { kind: 'transient', reason: 'HTTP 200 with a body that is not JSON' }
     }
@@ -144,10 +111,10 @@ function classify(
 }
 
 /** The API's `{"error": "..."}` message, if the body has one, as a suffix. HTML and other bodies are left out. */
-function errorDetail(body: Body): string {
-  if (!('text' in body)) return ''
+function errorDetail(body: string | undefined): string {
+  if (body === undefined) return ''
   try {
-    const decoded: unknown = JSON.parse(body.text)
+    const decoded: unknown = JSON.parse(body)
     if (typeof decoded === 'object' && decoded !== null && 'error' in decoded && typeof decoded.error === 'string') {
       return `: ${forLog(decoded.error)}`
     }
@@ -169,18 +136,9 @@ const NETWORK_ERRORS: Record<string, string> = {
   ERR_PROXY_TUNNEL: 'the proxy refused the tunnel'
 }
 
-function networkFault(error: unknown): PollResult {
-  const code = errorCode(error)
-  const message = error instanceof Error ? forLog(error.message) : forLog(String(error))
+function networkFault(code: string | undefined, message: string): PollResult {
   const known = code === undefined ? undefined : NETWORK_ERRORS[code]
   const suffix = code === undefined ? '' : ` (${code})`
-  const reason = known ? `${known}${suffix}` : `network error: ${message}${suffix}`
+  const reason = known ? `${known}${suffix}` : `network error: ${forLog(message)}${suffix}`
   return code === 'ENOTFOUND' ? { kind: 'transient', reason, hostNotFound: true } : { kind: 'transient', reason }
-}
-
-/** The error's code, or its cause's (a proxy failure wraps the socket error). */
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined
-  if ('code' in error && typeof error.code === 'string') return error.code
-  return 'cause' in error ? errorCode(error.cause) : undefined
 }

@@ -1,5 +1,7 @@
+import type * as core from '@actions/core'
 import { formatDuration, parseDuration } from './duration.ts'
 import { TERMINAL_STATUSES } from './job.ts'
+import { isLoopbackHost } from './loopback.ts'
 
 export const OUTCOMES_THAT_CAN_FAIL = [...TERMINAL_STATUSES, 'timeout'] as const
 export type FailableOutcome = (typeof OUTCOMES_THAT_CAN_FAIL)[number]
@@ -26,22 +28,14 @@ export interface Settings {
   readonly githubToken: string
 }
 
-export interface InputSource {
-  /** The input's value, trimmed; empty when not set. */
-  getInput(name: string): string
-  /** Masks a secret in the log from now on. */
-  setSecret(secret: string): void
-  warning(message: string): void
-}
+/** The runner's side of reading inputs: `@actions/core`, or a stand-in that records secrets and warnings. */
+export type InputSource = Pick<typeof core, 'getInput' | 'getBooleanInput' | 'getMultilineInput' | 'setSecret' | 'warning'>
 
 /** One or more inputs are invalid; the message names each of them. */
 export class InputError extends Error {
   override name = 'InputError'
 }
 
-const LOOPBACK_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
-const BOOLEAN_TRUE = ['true', 'True', 'TRUE']
-const BOOLEAN_FALSE = ['false', 'False', 'FALSE']
 
 /** Reads and validates every input; throws an InputError naming all the invalid ones before any request. */
 export function readSettings(source: InputSource): Settings {
@@ -86,8 +80,16 @@ export function readSettings(source: InputSource): Settings {
     )
   }
 
-  const failOn = parseFailOn(input('fail-on'), problems)
-  const comment = parseBoolean('comment', input('comment'), problems)
+  const failOn = parseFailOn(source.getMultilineInput('fail-on'), problems)
+  const boolean = (name: string): boolean => {
+    try {
+      return source.getBooleanInput(name)
+    } catch {
+      problems.push(`Input "${name}" must be true or false; got "${input(name)}".`)
+      return false
+    }
+  }
+  const comment = boolean('comment')
   const issueNumber = parseIssueNumber(input('issue-number'), problems)
   const githubToken = input('github-token')
   if (githubToken !== '') source.setSecret(githubToken)
@@ -132,7 +134,7 @@ function parseBaseUrl(text: string, problems: string[]): URL | undefined {
     problems.push('Input "base-url" must not contain credentials: the API key is sent as a bearer token.')
   } else if (url.search !== '' || url.hash !== '') {
     problems.push(`${where} must not have a query or fragment.`)
-  } else if (url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname)) {
+  } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     problems.push(`${where} must use https://; plain http:// is allowed only for localhost, so the key never crosses a network in clear text.`)
   } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     problems.push(`${where} must use https://.`)
@@ -149,21 +151,15 @@ function jobUrl(baseUrl: URL, projectId: string, jobId: string): URL {
   return url
 }
 
-function parseFailOn(text: string, problems: string[]): ReadonlySet<FailableOutcome> {
-  const items = text.split(/[,\n]/).map((item) => item.trim().toLowerCase()).filter((item) => item !== '')
+function parseFailOn(lines: string[], problems: string[]): ReadonlySet<FailableOutcome> {
+  const items = lines
+    .flatMap((line) => line.split(',')).map((item) => item.trim().toLowerCase()).filter((item) => item !== '')
   const allowed: readonly string[] = OUTCOMES_THAT_CAN_FAIL
   const unknown = items.filter((item) => !allowed.includes(item))
   if (unknown.length > 0) {
     problems.push(`Input "fail-on" accepts ${OUTCOMES_THAT_CAN_FAIL.join(', ')} (comma or newline separated); got "${unknown.join('", "')}".`)
   }
   return new Set(items.filter((item): item is FailableOutcome => allowed.includes(item)))
-}
-
-function parseBoolean(name: string, text: string, problems: string[]): boolean {
-  if (BOOLEAN_TRUE.includes(text)) return true
-  if (BOOLEAN_FALSE.includes(text) || text === '') return false
-  problems.push(`Input "${name}" must be true or false; got "${text}".`)
-  return false
 }
 
 function parseIssueNumber(text: string, problems: string[]): number | undefined {

@@ -324,35 +324,42 @@ describe('hostile responses', () => {
 })
 
 describe('proxies', () => {
-  it('sends requests through HTTP_PROXY, with a User-Agent naming the action', async () => {
-    const server = await serve((_req, res) => completed(res))
+  /** An https admin API at a name only the proxy can reach (api.mintlify.test), as a real host behind a proxy. */
+  async function behindProxy() {
+    const [key, cert] = await Promise.all(['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8')))
+    const server = await startServer((_req, res) => completed(res), { tls: { key: key ?? '', cert: cert ?? '' } })
     const proxy = await startProxy()
-    cleanups.push(() => proxy.close())
-    const result = await run(server, {}, { HTTP_PROXY: proxy.url, http_proxy: proxy.url })
+    cleanups.push(() => server.close(), () => proxy.close())
+    const baseUrl = `https://api.mintlify.test:${new URL(server.url).port}`
+    return { server, proxy, baseUrl, env: { NODE_EXTRA_CA_CERTS: join(FIXTURES, 'loopback-cert.pem') } }
+  }
+
+  it.each(['HTTPS_PROXY', 'https_proxy'])('tunnels https through %s with CONNECT, so the proxy never sees the key', async (variable) => {
+    const { server, proxy, baseUrl, env } = await behindProxy()
+    const result = await run({ url: baseUrl }, {}, { ...env, [variable]: proxy.url })
     expect(result.exitCode).toBe(0)
-    expect(proxy.carried).toEqual([`GET ${server.url}/v2/agent/proj/job/job-9`])
+    expect(result.outputs['prLink']).toBe(PR)
+    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
     expect(server.requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\//)
   })
 
-  it('tunnels https through HTTPS_PROXY with CONNECT', async () => {
-    const [key, cert] = await Promise.all(['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8')))
-    const server = await startServer((_req, res) => completed(res), { tls: { key: key ?? '', cert: cert ?? '' } })
-    cleanups.push(() => server.close())
-    const proxy = await startProxy()
-    cleanups.push(() => proxy.close())
-    const env = { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: join(FIXTURES, 'loopback-cert.pem') }
-    const result = await run(server, {}, env)
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs['prLink']).toBe(PR)
-    expect(proxy.carried).toEqual([`CONNECT ${new URL(server.url).host}`])
-    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+  it('bypasses the proxy for hosts in NO_PROXY', async () => {
+    const { server, proxy, baseUrl, env } = await behindProxy()
+    const result = await run({ url: baseUrl }, {}, { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.mintlify.test' })
+    // Without the proxy the name does not resolve: the request went straight to DNS, and nowhere else.
+    expect(result.outputs['outcome']).toBe('error')
+    expect(errorAnnotations(result)[0]).toContain('The API host could not be found')
+    expect(proxy.carried).toEqual([])
+    expect(server.requests).toHaveLength(0)
   })
 
-  it('bypasses the proxy for hosts in NO_PROXY', async () => {
+  it.each(['127.0.0.1', 'localhost'])('never sends a loopback base-url (%s) through a proxy', async (host) => {
     const server = await serve((_req, res) => completed(res))
     const proxy = await startProxy()
     cleanups.push(() => proxy.close())
-    const result = await run(server, {}, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' })
+    const url = `http://${host}:${new URL(server.url).port}`
+    const result = await run({ url }, {}, { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' })
     expect(result.exitCode).toBe(0)
     expect(proxy.carried).toEqual([])
     expect(server.requests).toHaveLength(1)

@@ -1,3 +1,4 @@
+import * as core from '@actions/core'
 import { describe, expect, it } from 'vitest'
 import { InputError, readSettings, type Settings } from '../src/settings.ts'
 import { readActionMetadata } from '../sim/run-action.ts'
@@ -14,15 +15,20 @@ interface Read {
   warnings: string[]
 }
 
+/** Reads the inputs with the real `@actions/core`, from INPUT_* variables as the runner sets them. */
 function read(inputs: Record<string, string>): Read {
   const all: Record<string, string> = { ...DEFAULTS, 'project-id': 'proj', 'job-id': 'job-1', 'api-key': 'mint_abc', ...inputs }
+  for (const name of Object.keys(process.env)) if (name.startsWith('INPUT_')) Reflect.deleteProperty(process.env, name)
+  for (const [name, value] of Object.entries(all)) process.env[`INPUT_${name.toUpperCase()}`] = value
   const secrets: string[] = []
   const warnings: string[] = []
   try {
     const settings = readSettings({
-      getInput: (name) => all[name] ?? '',
+      getInput: core.getInput,
+      getBooleanInput: core.getBooleanInput,
+      getMultilineInput: core.getMultilineInput,
       setSecret: (secret) => secrets.push(secret),
-      warning: (message) => warnings.push(message)
+      warning: (message) => warnings.push(String(message))
     })
     return { settings, secrets, warnings }
   } catch (error) {

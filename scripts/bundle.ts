@@ -1,0 +1,59 @@
+// `npm run bundle`: dist/ from src/ with ncc, then the lazily loaded chunks minified too (ncc minifies only
+// dist/index.js), and dist/licenses.txt written for every package in every file (ncc's own list covers only the
+// last chunk it writes). dist/ is emptied first, so no chunk of an earlier build is left behind.
+import { execFileSync } from 'node:child_process'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { minify } from 'terser'
+import { ROOT } from '../sim/run-action.ts'
+
+const DIST = join(ROOT, 'dist')
+const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
+
+await rm(DIST, { recursive: true, force: true })
+execFileSync(
+  process.execPath,
+  [ncc, 'build', 'src/index.ts', '-o', 'dist', '--minify', '--source-map', '--no-source-map-register'],
+  { cwd: ROOT, stdio: 'inherit' }
+)
+
+for (const file of (await readdir(DIST)).filter((name) => /^\d+\.index\.js$/.test(name))) {
+  const [code, map] = await Promise.all([readFile(join(DIST, file), 'utf8'), readFile(join(DIST, `${file}.map`), 'utf8')])
+  // The same options ncc uses for dist/index.js: names kept, so stack traces stay readable.
+  const minified = await minify(code, {
+    module: true,
+    compress: false,
+    mangle: { keep_classnames: true, keep_fnames: true },
+    sourceMap: { content: map, filename: file, url: `${file}.map` }
+  })
+  if (minified.code === undefined || typeof minified.map !== 'string') throw new Error(`terser returned nothing for ${file}`)
+  await Promise.all([writeFile(join(DIST, file), minified.code), writeFile(join(DIST, `${file}.map`), minified.map)])
+  console.log(`minified dist/${file}: ${Math.round(code.length / 1024)} kB -> ${Math.round(minified.code.length / 1024)} kB`)
+}
+
+/** The packages each file of dist/ was built from, as the source maps name them. */
+async function bundledPackages(): Promise<string[]> {
+  const names = new Set<string>()
+  for (const file of (await readdir(DIST)).filter((name) => name.endsWith('.js.map'))) {
+    const { sources } = JSON.parse(await readFile(join(DIST, file), 'utf8')) as { sources: string[] }
+    for (const source of sources) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1]
+      if (name !== undefined) names.add(name)
+    }
+  }
+  return [...names].sort()
+}
+
+async function licenseOf(name: string): Promise<string> {
+  const directory = join(ROOT, 'node_modules', name)
+  const { license } = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8')) as { license?: string }
+  const file = (await readdir(directory)).find((entry) => /^licen[cs]e(\.|$)/i.test(entry))
+  if (license === undefined && file === undefined) throw new Error(`${name} states no license`)
+  const text = file === undefined ? '' : (await readFile(join(directory, file), 'utf8')).trim()
+  return `${name}\n${license ?? ''}\n${text}\n`
+}
+
+const packages = await bundledPackages()
+await writeFile(join(DIST, 'licenses.txt'), (await Promise.all(packages.map(licenseOf))).join('\n'))
+console.log(`dist/licenses.txt: ${packages.length} packages`)
