@@ -1,6 +1,7 @@
 // A minimal forward proxy on 127.0.0.1, as a self-hosted runner's proxy would be: absolute-form requests for
 // http:// targets, CONNECT tunnels for https:// targets. It records what it carried. Host names under `.test`
-// (such as api.mintlify.test) reach this machine, as a real host would through a real proxy.
+// (such as api.mintlify.test) reach this machine, as a real host would through a real proxy; `routes` sends
+// other `host:port` targets (such as api.mintlify.com:443) to servers on this machine.
 import { createServer, request as httpRequest } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 
@@ -11,18 +12,26 @@ export interface LoopbackProxy {
   close(): Promise<void>
 }
 
-/** Where the proxy connects for a host name: names under `.test` are served on this machine. */
-function resolve(host: string): string {
-  return host.endsWith('.test') ? '127.0.0.1' : host
+export interface ProxyOptions {
+  /** `host:port` targets and the `host:port` that serves each, e.g. `api.mintlify.com:443` -> `127.0.0.1:41234`. */
+  readonly routes?: Readonly<Record<string, string>>
 }
 
-export async function startProxy(): Promise<LoopbackProxy> {
+export async function startProxy({ routes = {} }: ProxyOptions = {}): Promise<LoopbackProxy> {
+  /** Where the proxy connects for a target: a route, or this machine for names under `.test`. */
+  const resolve = (host: string, port: string): { host: string; port: number } => {
+    const [routedHost = '', routedPort] = (routes[`${host}:${port}`] ?? '').split(':')
+    if (routedPort !== undefined) return { host: routedHost, port: Number(routedPort) }
+    return { host: host.endsWith('.test') ? '127.0.0.1' : host, port: Number(port) }
+  }
   const carried: string[] = []
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     carried.push(`${req.method ?? ''} ${req.url ?? ''}`)
     const target = new URL(req.url ?? '')
-    target.hostname = resolve(target.hostname)
+    const resolved = resolve(target.hostname, target.port || '80')
+    target.hostname = resolved.host
+    target.port = String(resolved.port)
     const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)
@@ -32,8 +41,9 @@ export async function startProxy(): Promise<LoopbackProxy> {
   })
   server.on('connect', (req, client: Socket, head: Buffer) => {
     carried.push(`CONNECT ${req.url ?? ''}`)
-    const [host = '', port] = (req.url ?? '').split(':')
-    const upstream = connect(Number(port), resolve(host), () => {
+    const [host = '', port = '443'] = (req.url ?? '').split(':')
+    const resolved = resolve(host, port)
+    const upstream = connect(resolved.port, resolved.host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
       upstream.write(head)
       upstream.pipe(client)

@@ -43,6 +43,8 @@ export interface RunOptions {
   readonly echo?: boolean
   /** Options for Node before the script, e.g. `--import` a probe. */
   readonly nodeArgs?: string[]
+  /** Run this script instead of dist/index.js, with the same environment (the benchmark's floor). */
+  readonly entry?: string
 }
 
 /** The runner's way of writing a multi-line value: `name<<DELIMITER`, the value, `DELIMITER`. */
@@ -99,7 +101,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   Object.assign(env, options.env)
 
   const started = performance.now()
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), DIST_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? DIST_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   options.onSpawn?.(child)
   let stdout = ''
   let stderr = ''

@@ -77,6 +77,10 @@ async function report(result: WaitResult, settings: Settings, verdict: Verdict):
   if (prLink && outputs.prLink === '') {
     core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`)
   }
+  if (!process.env['GITHUB_STEP_SUMMARY']) {
+    core.debug('No job summary: GITHUB_STEP_SUMMARY is not set (a runner always sets it).')
+    return
+  }
   try {
     await core.summary.addRaw(summaryOf(result, settings, verdict)).write()
   } catch (error) {
