@@ -143,7 +143,7 @@ export interface LoadFigures {
 }
 
 /** Where start-up goes: the time to load each module in a fresh process, medians of `runs`. */
-export async function measureModuleLoads(runs = 9): Promise<LoadFigures> {
+export function measureModuleLoads(runs = 9): LoadFigures {
   const timeLoad = (setup: string, load: string): number => {
     const script = `${setup}; const t = performance.now(); ${load}; process.stdout.write(String(performance.now() - t))`
     return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }))

@@ -78,7 +78,7 @@ console.log(
     ]
   )
 )
-const loads = await measureModuleLoads()
+const loads = measureModuleLoads()
 console.log('\nWhere start-up goes (a fresh process that has loaded node:http and node:https, then loads one more module):\n')
 console.log(
   table(
