@@ -10,8 +10,8 @@ export const JOB_DURATIONS_MS = [30_000, 60_000, 120_000, 300_000, 600_000, 1_80
 
 function answer(status: string): PollResult {
   const parsed = parseJob({ status })
-  if (!parsed.ok) throw new Error(parsed.reason)
-  return { kind: 'job', job: parsed.job }
+  if (parsed.kind === 'invalid') throw new Error(parsed.reason)
+  return parsed
 }
 const ACTIVE = answer('active')
 const COMPLETED = answer('completed')

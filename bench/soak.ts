@@ -42,11 +42,11 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     const options = { pollIntervalMs: 1, maxPollIntervalMs: 1, timeoutMs: 600_000, requestTimeoutMs: 5000 }
     const clock = { now: () => performance.now(), random: Math.random, sleep: () => new Promise<void>((resolve) => setImmediate(resolve)) }
     const result = await waitForJob(fetchJob, options, clock, (event) => {
-      if (event.type !== 'poll') return
+      if (event.kind !== 'poll') return
       if (event.poll === early) ({ heap: figures.heapEarlyBytes, rss: figures.rssEarlyBytes } = snapshot())
       if (event.poll === polls - 1) ({ heap: figures.heapLateBytes, rss: figures.rssLateBytes } = snapshot())
     })
-    if (result.outcome !== 'completed') throw new Error(`the soak ended ${result.outcome}`)
+    if (result.kind !== 'completed') throw new Error(`the soak ended ${result.kind}`)
     return { polls: result.polls, ...figures }
   } finally {
     await http.close()

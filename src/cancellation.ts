@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 /** Most runners send SIGINT on cancel, then SIGTERM; the step must stop polling at once. */
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
 /** Whatever is left to do after a cancellation must finish within this, or the process exits anyway. */
-export const CANCEL_GRACE_MS = 800
+const CANCEL_GRACE_MS = 800
 
 /** An AbortSignal raised by SIGINT or SIGTERM; after it, the process exits non-zero within the grace period. */
 export function cancelOnSignals(): AbortSignal {

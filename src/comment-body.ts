@@ -1,6 +1,7 @@
 import { formatDuration } from './duration.ts'
 import type { WaitResult } from './poller.ts'
-import { forMarkdown, httpUrl } from './untrusted-text.ts'
+import { forMarkdown } from './untrusted-text.ts'
+import { OUTCOME_WORDING } from './verdict.ts'
 
 /** A hidden marker per job, so a re-run finds and updates its comment instead of posting another. */
 export function commentMarker(jobId: string): string {
@@ -16,25 +17,24 @@ export interface CommentContext {
   readonly message: string
 }
 
-function outcomeText(result: WaitResult, context: CommentContext): string {
-  switch (result.outcome) {
+/** What the outcome means, after its heading. */
+function detailOf(result: WaitResult, context: CommentContext): string {
+  switch (result.kind) {
     case 'completed': {
-      const pr = httpUrl(result.job?.prLink)
-      return pr
-        ? `✅ **The Mintlify agent finished** and opened a pull request: <a href="${forMarkdown(pr.href)}">${forMarkdown(pr.href)}</a>`
-        : '✅ **The Mintlify agent finished** without changing any files, so there is no pull request.'
+      const pr = result.job?.pr
+      if (pr?.kind !== 'link') return 'the agent changed no files, so there is no pull request.'
+      const href = forMarkdown(pr.url.href)
+      return `the agent opened a pull request: <a href="${href}">${href}</a>`
     }
     case 'failed':
-      return '❌ **The Mintlify agent job failed**: the agent hit an unrecoverable error. The Mintlify dashboard shows why.'
+      return 'the agent hit an unrecoverable error. The Mintlify dashboard shows why.'
     case 'archived':
-      return '🗄️ **The Mintlify agent job was archived.**'
+      return 'the job was archived.'
     case 'timeout':
-      return `⏱️ **Stopped waiting after ${formatDuration(context.timeoutMs)}**: the Mintlify agent job was ${
-        result.job ? `still ${forMarkdown(result.job.status)}` : 'never readable'
-      }. It may still finish; the Mintlify dashboard shows its progress.`
+      return `the job was ${result.job ? `still ${forMarkdown(result.job.status)}` : 'never readable'} after ${formatDuration(context.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
     case 'error':
     case 'cancelled':
-      return `❌ **Could not wait for the Mintlify agent job**: ${forMarkdown(context.message, 1000)}`
+      return forMarkdown(context.message, 1000)
   }
 }
 
@@ -44,5 +44,6 @@ export function renderComment(result: WaitResult, context: CommentContext): stri
   if (result.job?.model) details.push(`model ${forMarkdown(result.job.model)}`)
   details.push(`waited ${formatDuration(result.elapsedMs)}`)
   details.push(`<a href="${forMarkdown(context.runUrl)}">workflow run</a>`)
-  return [commentMarker(context.jobId), outcomeText(result, context), '', `<sub>${details.join(' · ')}</sub>`].join('\n')
+  const { emoji, title } = OUTCOME_WORDING[result.kind]
+  return [commentMarker(context.jobId), `${emoji} **${title}**: ${detailOf(result, context)}`, '', `<sub>${details.join(' · ')}</sub>`].join('\n')
 }

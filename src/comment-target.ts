@@ -4,10 +4,10 @@ export interface CommentTarget {
   readonly repo: string
   readonly number: number
   /** What the number names, when the event says; an explicit issue-number could be either. */
-  readonly kind: 'issue' | 'pull request' | 'issue or pull request'
+  readonly noun: 'issue' | 'pull request' | 'issue or pull request'
 }
 
-export interface TargetSource {
+interface TargetSource {
   readonly issueNumber: number | undefined
   readonly eventName: string
   readonly payload: Record<string, unknown>
@@ -15,7 +15,7 @@ export interface TargetSource {
   readonly repository: string
 }
 
-export type ResolvedTarget = { readonly ok: true; readonly target: CommentTarget } | { readonly ok: false; readonly reason: string }
+type ResolvedTarget = { readonly kind: 'target'; readonly target: CommentTarget } | { readonly kind: 'none'; readonly reason: string }
 
 function numberField(value: unknown): number | undefined {
   if (typeof value !== 'object' || value === null || !('number' in value)) return undefined
@@ -28,21 +28,21 @@ function numberField(value: unknown): number | undefined {
  */
 export function resolveCommentTarget(source: TargetSource): ResolvedTarget {
   const [owner, repo] = source.repository.split('/')
-  if (!owner || !repo) return { ok: false, reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
+  if (!owner || !repo) return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
   if (source.issueNumber !== undefined) {
-    return { ok: true, target: { owner, repo, number: source.issueNumber, kind: 'issue or pull request' } }
+    return { kind: 'target', target: { owner, repo, number: source.issueNumber, noun: 'issue or pull request' } }
   }
   const issue = source.payload['issue']
   const issueNumber = numberField(issue)
   if (issueNumber !== undefined) {
     // An issue_comment on a pull request carries the pull request as `issue`, marked by `pull_request`.
     const isPull = typeof issue === 'object' && issue !== null && 'pull_request' in issue
-    return { ok: true, target: { owner, repo, number: issueNumber, kind: isPull ? 'pull request' : 'issue' } }
+    return { kind: 'target', target: { owner, repo, number: issueNumber, noun: isPull ? 'pull request' : 'issue' } }
   }
   const pullNumber = numberField(source.payload['pull_request'])
-  if (pullNumber !== undefined) return { ok: true, target: { owner, repo, number: pullNumber, kind: 'pull request' } }
+  if (pullNumber !== undefined) return { kind: 'target', target: { owner, repo, number: pullNumber, noun: 'pull request' } }
   return {
-    ok: false,
+    kind: 'none',
     reason: `the "${source.eventName}" event that started this run is about no issue or pull request; set issue-number to say where to comment`
   }
 }

@@ -7,7 +7,7 @@ import { errorMessage } from './error-message.ts'
 import { createGitHubClient, type GitHubClient } from './github-client.ts'
 import type { WaitResult } from './poller.ts'
 
-export interface CommentRequest {
+interface CommentRequest {
   readonly token: string
   readonly issueNumber: number | undefined
   readonly userAgent: string
@@ -18,7 +18,7 @@ export interface CommentRequest {
 }
 
 /** Either the comment's URL, or a warning saying why there is none. Never throws. */
-export type CommentResult = { readonly url: string } | { readonly warning: string }
+type CommentResult = { readonly kind: 'commented'; readonly url: string } | { readonly kind: 'warning'; readonly warning: string }
 
 async function findMarkedComment(octokit: GitHubClient, target: CommentTarget, marker: string): Promise<number | undefined> {
   let found: number | undefined
@@ -40,12 +40,12 @@ function status(error: unknown): number | undefined {
 }
 
 function failureWarning(error: unknown, target: CommentTarget): string {
-  const where = `${target.kind} #${target.number} in ${target.owner}/${target.repo}`
+  const where = `${target.noun} #${target.number} in ${target.owner}/${target.repo}`
   const code = status(error)
   const detail = `${code === undefined ? '' : `HTTP ${code}: `}${errorMessage(error)}`
   if (code === 403 || code === 401) {
     const permission =
-      target.kind === 'issue' ? 'issues: write' : target.kind === 'pull request' ? 'pull-requests: write' : 'issues: write (or pull-requests: write for a pull request)'
+      target.noun === 'issue' ? 'issues: write' : target.noun === 'pull request' ? 'pull-requests: write' : 'issues: write (or pull-requests: write for a pull request)'
     return `Could not comment on ${where}: the token lacks permission (${detail}). Give the workflow or job "permissions: ${permission}", or pass a github-token that has it.`
   }
   if (code === 404) return `Could not comment on ${where}: it was not found (${detail}). Check issue-number.`
@@ -60,7 +60,7 @@ export async function commentOutcome(result: WaitResult, request: CommentRequest
     payload: context.payload,
     repository: process.env['GITHUB_REPOSITORY'] ?? ''
   })
-  if (!resolved.ok) return { warning: `No comment was made: ${resolved.reason}.` }
+  if (resolved.kind === 'none') return { kind: 'warning', warning: `No comment was made: ${resolved.reason}.` }
   const { target } = resolved
 
   const runUrl = `${context.serverUrl}/${target.owner}/${target.repo}/actions/runs/${context.runId}`
@@ -74,8 +74,8 @@ export async function commentOutcome(result: WaitResult, request: CommentRequest
       existing === undefined
         ? await octokit.rest.issues.createComment({ ...issue, issue_number: target.number, body })
         : await octokit.rest.issues.updateComment({ ...issue, comment_id: existing, body })
-    return { url: response.data.html_url }
+    return { kind: 'commented', url: response.data.html_url }
   } catch (error) {
-    return { warning: failureWarning(error, target) }
+    return { kind: 'warning', warning: failureWarning(error, target) }
   }
 }

@@ -6,7 +6,7 @@ import { type Dispatcher, fetch as undiciFetch } from 'undici'
 const GitHub = Octokit.plugin(retry, throttling)
 export type GitHubClient = InstanceType<typeof GitHub>
 
-export interface GitHubClientOptions {
+interface GitHubClientOptions {
   readonly token: string
   /** GITHUB_API_URL: api.github.com, or a GitHub Enterprise Server's own API. */
   readonly baseUrl: string

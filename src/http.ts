@@ -2,7 +2,7 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici'
 import { isLoopbackHost } from './loopback.ts'
 
-export interface Http {
+interface Http {
   /** Every request of the action goes through this one dispatcher: the admin API's and GitHub's. */
   readonly dispatcher: Dispatcher
   /** Drops every connection, so the process can exit at once. */
@@ -30,7 +30,7 @@ export function createHttp(env: NodeJS.ProcessEnv = process.env): Http {
   }
 }
 
-export interface HttpRequest {
+interface HttpRequest {
   readonly url: URL
   readonly method: 'GET' | 'POST'
   readonly headers: Record<string, string>
@@ -39,7 +39,7 @@ export interface HttpRequest {
 }
 
 /** How one exchange ended. */
-export type Exchange =
+type Exchange =
   /** `body` is undefined when it was longer than allowed; it was then not read. */
   | { readonly kind: 'answer'; readonly status: number; readonly headers: Headers; readonly body: string | undefined }
   | { readonly kind: 'timeout' }
@@ -49,7 +49,7 @@ export type Exchange =
 
 export type Headers = Readonly<Record<string, string | string[] | undefined>>
 
-export interface ExchangeLimits {
+interface ExchangeLimits {
   /** One deadline from connecting to the last byte of the body. */
   readonly timeoutMs: number
   /** A longer body is refused without being buffered. */

@@ -5,7 +5,7 @@ import { parseRetryAfter } from './retry-after.ts'
 import { forLog } from './untrusted-text.ts'
 
 /** A job body is a few hundred bytes; anything near this is not a job, and is not buffered. */
-export const MAX_BODY_BYTES = 1024 * 1024
+const MAX_BODY_BYTES = 1024 * 1024
 
 /** What one poll learned. */
 export type PollResult =
@@ -22,7 +22,7 @@ export type PollResult =
   | { readonly kind: 'permanent'; readonly reason: string }
   | { readonly kind: 'cancelled' }
 
-export interface JobClientOptions {
+interface JobClientOptions {
   readonly jobUrl: URL
   readonly apiKey: string
   readonly projectId: string
@@ -77,7 +77,7 @@ function classify(
       return { kind: 'transient', reason: 'HTTP 200 with a body that is not JSON' }
     }
     const parsed = parseJob(decoded)
-    return parsed.ok ? { kind: 'job', job: parsed.job } : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` }
+    return parsed.kind === 'job' ? parsed : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` }
   }
 
   const detail = errorDetail(body).replaceAll(options.apiKey, '***')

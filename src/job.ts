@@ -1,3 +1,5 @@
+import { checkPrLink, type PullRequestLink } from './pull-request-link.ts'
+
 /** The statuses after which a job no longer changes. */
 export const TERMINAL_STATUSES = ['completed', 'archived', 'failed'] as const
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number]
@@ -7,7 +9,8 @@ export interface AgentJob {
   readonly id: string | undefined
   /** `active`, a terminal status, or a value the contract does not list yet. */
   readonly status: string
-  readonly prLink: string | null
+  /** `prLink`, checked. */
+  readonly pr: PullRequestLink
   readonly model: string | undefined
   readonly repository: string | undefined
   readonly ref: string | null | undefined
@@ -17,7 +20,7 @@ export interface AgentJob {
   readonly body: Record<string, unknown>
 }
 
-export type ParsedJob = { ok: true; job: AgentJob } | { ok: false; reason: string }
+type ParsedJob = { readonly kind: 'job'; readonly job: AgentJob } | { readonly kind: 'invalid'; readonly reason: string }
 
 export function isTerminal(status: string): status is TerminalStatus {
   return (TERMINAL_STATUSES as readonly string[]).includes(status)
@@ -51,23 +54,23 @@ function mistypedFields(record: Record<string, unknown>, fields: Record<string, 
 
 /** Narrows a decoded 200 body to an agent job, or says why it is not one. */
 export function parseJob(body: unknown): ParsedJob {
-  if (!isRecord(body)) return { ok: false, reason: 'the body is not a JSON object' }
+  if (!isRecord(body)) return { kind: 'invalid', reason: 'the body is not a JSON object' }
   const { status } = body
   if (typeof status !== 'string' || status.trim() === '') {
-    return { ok: false, reason: 'the body has no "status" string' }
+    return { kind: 'invalid', reason: 'the body has no "status" string' }
   }
   const source = body['source'] ?? {}
-  if (!isRecord(source)) return { ok: false, reason: '"source" is not an object' }
+  if (!isRecord(source)) return { kind: 'invalid', reason: '"source" is not an object' }
   const mistyped = [...mistypedFields(body, JOB_FIELDS), ...mistypedFields(source, SOURCE_FIELDS, 'source.')]
-  if (mistyped.length > 0) return { ok: false, reason: `${mistyped.join(', ')} has the wrong type` }
+  if (mistyped.length > 0) return { kind: 'invalid', reason: `${mistyped.join(', ')} has the wrong type` }
 
   // Every field read below was checked above.
   return {
-    ok: true,
+    kind: 'job',
     job: {
       id: body['id'] as string | undefined,
       status: status.trim(),
-      prLink: (body['prLink'] as string | null | undefined) ?? null,
+      pr: checkPrLink(body['prLink'] as string | null | undefined),
       model: body['model'] as string | undefined,
       repository: source['repository'] as string | undefined,
       ref: source['ref'] as string | null | undefined,

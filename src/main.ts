@@ -7,6 +7,7 @@ import { errorMessage } from './error-message.ts'
 import { createHttp } from './http.ts'
 import { createJobClient } from './job-client.ts'
 import { outputsOf } from './outputs.ts'
+import { pick } from './pick.ts'
 import { waitForJob, type WaitResult } from './poller.ts'
 import { logProgress } from './progress-log.ts'
 import { readSettings, type Settings } from './settings.ts'
@@ -14,7 +15,7 @@ import { summaryOf } from './summary.ts'
 import { forLog } from './untrusted-text.ts'
 import { type Verdict, verdictOf } from './verdict.ts'
 
-export const USER_AGENT = `${packageJson.name}/${packageJson.version}`
+const USER_AGENT = `${packageJson.name}/${packageJson.version}`
 
 /** The action's entry point: never throws; a failure is reported with core.setFailed. */
 export async function run(): Promise<void> {
@@ -33,12 +34,19 @@ export async function run(): Promise<void> {
         `(timeout ${formatDuration(settings.timeoutMs)}, polling every ${formatDuration(settings.pollIntervalMs)} ` +
         `growing to ${formatDuration(settings.maxPollIntervalMs)})`
     )
-    const fetchJob = createJobClient({ ...settings, userAgent: USER_AGENT, dispatcher: http.dispatcher, cancelSignal })
+    const fetchJob = createJobClient({
+      ...pick(settings, 'jobUrl', 'apiKey', 'projectId', 'jobId'),
+      userAgent: USER_AGENT,
+      dispatcher: http.dispatcher,
+      cancelSignal
+    })
     const clock = { now: Date.now, random: Math.random, sleep: (ms: number) => sleepUnlessCancelled(ms, cancelSignal) }
-    const result = await waitForJob(fetchJob, settings, clock, logProgress(core))
-    const verdict = verdictOf(result, settings)
-    await report(result, settings, verdict)
-    const commentUrl = settings.comment && result.outcome !== 'cancelled' ? await comment(result, settings, verdict, http.dispatcher) : ''
+    const schedule = pick(settings, 'timeoutMs', 'pollIntervalMs', 'maxPollIntervalMs', 'requestTimeoutMs')
+    const result = await waitForJob(fetchJob, schedule, clock, logProgress(core))
+    const verdict = verdictOf(result, pick(settings, 'jobId', 'timeoutMs', 'failOn'))
+    await report(result, pick(settings, 'jobId', 'projectId'), verdict)
+    const commentSettings = pick(settings, 'githubToken', 'issueNumber', 'jobId', 'timeoutMs')
+    const commentUrl = settings.comment && result.kind !== 'cancelled' ? await comment(result, commentSettings, verdict, http.dispatcher) : ''
     core.setOutput('comment-url', commentUrl)
     if (verdict.fails) core.setFailed(verdict.message)
     else core.info(verdict.message)
@@ -50,7 +58,12 @@ export async function run(): Promise<void> {
 }
 
 /** Comments the outcome on the triggering issue or pull request; returns the comment's URL, or '' with a warning. */
-async function comment(result: WaitResult, settings: Settings, verdict: Verdict, dispatcher: Dispatcher): Promise<string> {
+async function comment(
+  result: WaitResult,
+  settings: Pick<Settings, 'githubToken' | 'issueNumber' | 'jobId' | 'timeoutMs'>,
+  verdict: Verdict,
+  dispatcher: Dispatcher
+): Promise<string> {
   const { commentOutcome } = await import('./comment.ts')
   const commented = await commentOutcome(result, {
     token: settings.githubToken,
@@ -61,7 +74,7 @@ async function comment(result: WaitResult, settings: Settings, verdict: Verdict,
     timeoutMs: settings.timeoutMs,
     message: verdict.message
   })
-  if ('warning' in commented) {
+  if (commented.kind === 'warning') {
     core.warning(commented.warning)
     return ''
   }
@@ -70,12 +83,11 @@ async function comment(result: WaitResult, settings: Settings, verdict: Verdict,
 }
 
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
-async function report(result: WaitResult, settings: Settings, verdict: Verdict): Promise<void> {
-  const outputs = outputsOf(result)
-  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
-  const prLink = result.job?.prLink
-  if (prLink && outputs.prLink === '') {
-    core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(prLink, 80)}"); it was dropped.`)
+async function report(result: WaitResult, settings: Pick<Settings, 'jobId' | 'projectId'>, verdict: Verdict): Promise<void> {
+  for (const [name, value] of Object.entries(outputsOf(result))) core.setOutput(name, value)
+  const pr = result.job?.pr
+  if (pr?.kind === 'dropped') {
+    core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`)
   }
   if (!process.env['GITHUB_STEP_SUMMARY']) {
     core.debug('No job summary: GITHUB_STEP_SUMMARY is not set (a runner always sets it).')

@@ -19,12 +19,12 @@ export interface PollerClock {
 
 /** What the poller reports while it waits, for the log. */
 export type PollEvent =
-  | { readonly type: 'poll'; readonly result: PollResult; readonly poll: number; readonly tookMs: number }
-  | { readonly type: 'status'; readonly job: AgentJob; readonly previous: string | undefined; readonly elapsedMs: number }
-  | { readonly type: 'heartbeat'; readonly job: AgentJob; readonly elapsedMs: number; readonly polls: number }
-  | { readonly type: 'fault'; readonly reason: string; readonly consecutive: number; readonly retryInMs: number }
+  | { readonly kind: 'poll'; readonly result: PollResult; readonly poll: number; readonly tookMs: number }
+  | { readonly kind: 'status'; readonly job: AgentJob; readonly previous: string | undefined; readonly elapsedMs: number }
+  | { readonly kind: 'heartbeat'; readonly job: AgentJob; readonly elapsedMs: number; readonly polls: number }
+  | { readonly kind: 'fault'; readonly reason: string; readonly consecutive: number; readonly retryInMs: number }
 
-export interface WaitStats {
+interface WaitStats {
   readonly polls: number
   readonly elapsedMs: number
   /** The last job the API returned, if any. */
@@ -33,17 +33,16 @@ export interface WaitStats {
   readonly faults: number
 }
 
+/** How the wait ended: `kind` is the step's `outcome`. */
 export type WaitResult = WaitStats &
   (
-    | { readonly outcome: TerminalStatus }
+    | { readonly kind: TerminalStatus }
     /** The deadline passed; `lastFault` says what was failing, if the last poll failed. */
-    | { readonly outcome: 'timeout'; readonly lastFault: string | undefined; readonly consecutiveFaults: number }
+    | { readonly kind: 'timeout'; readonly lastFault: string | undefined; readonly consecutiveFaults: number }
     /** A permanent fault: the reason says what to change. */
-    | { readonly outcome: 'error'; readonly reason: string }
-    | { readonly outcome: 'cancelled' }
+    | { readonly kind: 'error'; readonly reason: string }
+    | { readonly kind: 'cancelled' }
   )
-
-export type WaitOutcome = WaitResult['outcome']
 
 const DEFAULT_HEARTBEAT_MS = 60_000
 /** A request started at the deadline still gets this long. */
@@ -74,30 +73,30 @@ export async function waitForJob(
     polls += 1
     const now = clock.now()
     const elapsedMs = now - start
-    onEvent({ type: 'poll', result, poll: polls, tookMs: now - pollStart })
+    onEvent({ kind: 'poll', result, poll: polls, tookMs: now - pollStart })
 
     let delay: number
     switch (result.kind) {
       case 'cancelled':
-        return { ...stats(), outcome: 'cancelled' }
+        return { ...stats(), kind: 'cancelled' }
       case 'permanent':
-        return { ...stats(), outcome: 'error', reason: result.reason }
+        return { ...stats(), kind: 'error', reason: result.reason }
       case 'job': {
         const previous = job?.status
         job = result.job
         consecutiveFaults = 0
         lastFault = undefined
         if (job.status !== previous) {
-          onEvent({ type: 'status', job, previous, elapsedMs })
+          onEvent({ kind: 'status', job, previous, elapsedMs })
           nextHeartbeat = now + heartbeatMs
         }
-        if (isTerminal(job.status)) return { ...stats(), outcome: job.status }
+        if (isTerminal(job.status)) return { ...stats(), kind: job.status }
         delay = pollDelay(elapsedMs, options, clock.random)
         break
       }
       case 'transient': {
         if (result.hostNotFound && job === undefined) {
-          return { ...stats(), outcome: 'error', reason: `The API host could not be found (${result.reason}). Check base-url.` }
+          return { ...stats(), kind: 'error', reason: `The API host could not be found (${result.reason}). Check base-url.` }
         }
         faults += 1
         consecutiveFaults += 1
@@ -106,7 +105,7 @@ export async function waitForJob(
         if (result.retryAfterMs !== undefined) {
           if (now + result.retryAfterMs > deadline) {
             lastFault = `${result.reason}; the API asked to wait ${Math.ceil(result.retryAfterMs / 1000)}s (Retry-After), past the timeout`
-            return { ...stats(), outcome: 'timeout', lastFault, consecutiveFaults }
+            return { ...stats(), kind: 'timeout', lastFault, consecutiveFaults }
           }
           delay = Math.max(delay, result.retryAfterMs)
         }
@@ -115,12 +114,12 @@ export async function waitForJob(
     }
 
     const remaining = deadline - clock.now()
-    if (remaining <= 0) return { ...stats(), outcome: 'timeout', lastFault, consecutiveFaults }
+    if (remaining <= 0) return { ...stats(), kind: 'timeout', lastFault, consecutiveFaults }
     delay = Math.min(delay, remaining)
     if (result.kind === 'transient') {
-      onEvent({ type: 'fault', reason: result.reason, consecutive: consecutiveFaults, retryInMs: delay })
+      onEvent({ kind: 'fault', reason: result.reason, consecutive: consecutiveFaults, retryInMs: delay })
     } else if (job !== undefined && now >= nextHeartbeat) {
-      onEvent({ type: 'heartbeat', job, elapsedMs, polls })
+      onEvent({ kind: 'heartbeat', job, elapsedMs, polls })
       nextHeartbeat = now + heartbeatMs
     }
     await clock.sleep(delay)

@@ -1,8 +1,8 @@
 import { formatDuration } from './duration.ts'
 import type { PollEvent } from './poller.ts'
-import { forLog, httpUrl } from './untrusted-text.ts'
+import { forLog } from './untrusted-text.ts'
 
-export interface Logger {
+interface Logger {
   info(message: string): void
   debug(message: string): void
 }
@@ -13,7 +13,7 @@ export interface Logger {
  */
 export function logProgress(logger: Logger): (event: PollEvent) => void {
   return (event) => {
-    switch (event.type) {
+    switch (event.kind) {
       case 'poll': {
         const { result } = event
         const what =
@@ -22,8 +22,7 @@ export function logProgress(logger: Logger): (event: PollEvent) => void {
         return
       }
       case 'status': {
-        const pr = httpUrl(event.job.prLink)
-        const prText = pr ? `; pull request ${pr.href}` : ''
+        const prText = event.job.pr.kind === 'link' ? `; pull request ${event.job.pr.url.href}` : ''
         const change = event.previous === undefined ? '' : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`
         logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`)
         return

@@ -11,7 +11,7 @@ export interface ScheduleOptions {
  */
 export const GROWTH = 0.2
 /** Jitter only shortens a wait, so no bound above is ever exceeded. */
-export const JITTER = 0.1
+const JITTER = 0.1
 
 function jittered(ms: number, random: () => number, jitter: number): number {
   return ms * (1 - jitter * random())

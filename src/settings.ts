@@ -3,8 +3,8 @@ import { formatDuration, parseDuration } from './duration.ts'
 import { TERMINAL_STATUSES } from './job.ts'
 import { isLoopbackHost } from './loopback.ts'
 
-export const OUTCOMES_THAT_CAN_FAIL = [...TERMINAL_STATUSES, 'timeout'] as const
-export type FailableOutcome = (typeof OUTCOMES_THAT_CAN_FAIL)[number]
+const OUTCOMES_THAT_CAN_FAIL = [...TERMINAL_STATUSES, 'timeout'] as const
+type FailableOutcome = (typeof OUTCOMES_THAT_CAN_FAIL)[number]
 
 /** Everything the action was asked to do, parsed and validated once. */
 export interface Settings {
@@ -29,7 +29,7 @@ export interface Settings {
 }
 
 /** The runner's side of reading inputs: `@actions/core`, or a stand-in that records secrets and warnings. */
-export type InputSource = Pick<typeof core, 'getInput' | 'getBooleanInput' | 'getMultilineInput' | 'setSecret' | 'warning'>
+type InputSource = Pick<typeof core, 'getInput' | 'getBooleanInput' | 'getMultilineInput' | 'setSecret' | 'warning'>
 
 /** One or more inputs are invalid; the message names each of them. */
 export class InputError extends Error {

@@ -1,23 +1,41 @@
 import { formatDuration } from './duration.ts'
 import type { WaitResult } from './poller.ts'
 import type { Settings } from './settings.ts'
-import { forLog, httpUrl } from './untrusted-text.ts'
+import { forLog } from './untrusted-text.ts'
+
+type Outcome = WaitResult['kind']
+
+/** What the summary and the comment call each outcome. */
+export const OUTCOME_WORDING: Readonly<Record<Outcome, { readonly emoji: string; readonly title: string }>> = {
+  completed: { emoji: '✅', title: 'Mintlify agent job completed' },
+  archived: { emoji: '🗄️', title: 'Mintlify agent job archived' },
+  failed: { emoji: '❌', title: 'Mintlify agent job failed' },
+  timeout: { emoji: '⏱️', title: 'Timed out waiting for the Mintlify agent job' },
+  error: { emoji: '❌', title: 'Could not wait for the Mintlify agent job' },
+  cancelled: { emoji: '⏹️', title: 'Stopped waiting for the Mintlify agent job' }
+}
+
+/** The heading of an outcome, e.g. `✅ Mintlify agent job completed`. */
+export function headingOf(outcome: Outcome): string {
+  const { emoji, title } = OUTCOME_WORDING[outcome]
+  return `${emoji} ${title}`
+}
 
 export interface Verdict {
-  /** One line for the log and the summary. */
+  /** One line for the log, the summary and the comment. */
   readonly message: string
   /** Whether the step fails. */
   readonly fails: boolean
 }
 
 /** Says what happened and whether that fails the step, given `fail-on`. */
-export function verdictOf(result: WaitResult, settings: Settings): Verdict {
+export function verdictOf(result: WaitResult, settings: Pick<Settings, 'jobId' | 'timeoutMs' | 'failOn'>): Verdict {
   const job = `Agent job "${forLog(settings.jobId)}"`
   const after = `after ${formatDuration(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`
-  switch (result.outcome) {
+  switch (result.kind) {
     case 'completed': {
-      const pr = httpUrl(result.job?.prLink)
-      const what = pr ? `opened ${pr.href}` : 'changed no files, so no pull request was opened'
+      const pr = result.job?.pr
+      const what = pr?.kind === 'link' ? `opened ${pr.url.href}` : 'changed no files, so no pull request was opened'
       return { message: `${job} completed ${after}: the agent ${what}.`, fails: settings.failOn.has('completed') }
     }
     case 'failed':

@@ -89,7 +89,7 @@ describe('comment: true', () => {
     const first = await runWithComment(api, github)
     expect(github.comments).toHaveLength(1)
     expect(github.calls.filter((call) => call.startsWith('PATCH'))).toEqual([`PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`])
-    expect(github.comments[0]?.body).toContain('without changing any files, so there is no pull request')
+    expect(github.comments[0]?.body).toContain('the agent changed no files, so there is no pull request')
     expect(first.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
   })
 
@@ -122,7 +122,7 @@ describe('comment: true', () => {
     const { api, github } = await setUp({ final: { status: 'failed' } })
     const run = await runWithComment(api, github)
     expect(run.exitCode).toBe(1)
-    expect(github.comments[0]?.body).toContain('The Mintlify agent job failed')
+    expect(github.comments[0]?.body).toContain('❌ **Mintlify agent job failed**')
     expect(run.outputs['comment-url']).not.toBe('')
   })
 

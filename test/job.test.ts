@@ -15,13 +15,18 @@ describe('parseJob', () => {
   it('narrows a contract-shaped body', () => {
     const parsed = parseJob(valid)
     expect(parsed).toMatchObject({
-      ok: true,
-      job: { id: 'job-1', status: 'completed', prLink: 'https://github.com/acme/docs/pull/3', repository: 'https://github.com/acme/docs', ref: null, model: 'claude' }
+      kind: 'job',
+      job: { id: 'job-1', status: 'completed', repository: 'https://github.com/acme/docs', ref: null, model: 'claude' }
+    })
+    expect(parsed.kind === 'job' && parsed.job.pr).toEqual({
+      kind: 'link',
+      url: new URL('https://github.com/acme/docs/pull/3'),
+      pullRequest: { repository: 'acme/docs', number: 3 }
     })
   })
 
   it('tolerates absent optional fields and statuses the contract does not list yet', () => {
-    expect(parseJob({ status: 'queued' })).toMatchObject({ ok: true, job: { status: 'queued', prLink: null, id: undefined } })
+    expect(parseJob({ status: 'queued' })).toMatchObject({ kind: 'job', job: { status: 'queued', pr: { kind: 'none' }, id: undefined } })
   })
 
   it.each([
@@ -37,8 +42,8 @@ describe('parseJob', () => {
     [{ ...valid, source: { repository: ['x'] } }, '"source.repository" has the wrong type']
   ])('refuses %j: %s', (body, reason) => {
     const parsed = parseJob(body)
-    expect(parsed.ok).toBe(false)
-    if (!parsed.ok) expect(parsed.reason).toContain(reason)
+    expect(parsed.kind).toBe('invalid')
+    if (parsed.kind === 'invalid') expect(parsed.reason).toContain(reason)
   })
 })
 

@@ -9,7 +9,7 @@ const OPTIONS: PollerOptions = { pollIntervalMs: 5000, maxPollIntervalMs: 30_000
 
 function job(status: string, prLink: string | null = null): AgentJob {
   const parsed = parseJob({ id: 'j', status, prLink })
-  if (!parsed.ok) throw new Error(parsed.reason)
+  if (parsed.kind === 'invalid') throw new Error(parsed.reason)
   return parsed.job
 }
 const active: PollResult = { kind: 'job', job: job('active') }
@@ -33,21 +33,21 @@ describe('waitForJob', () => {
     const clock = simulatedClock(() => 0)
     const { polls, fetchJob } = scripted(clock, endsAt(12_000))
     const result = await waitForJob(fetchJob, OPTIONS, clock)
-    expect(result).toMatchObject({ outcome: 'completed', polls: 4, elapsedMs: 15_000, faults: 0 })
-    expect(result.job?.prLink).toBe('https://github.com/a/b/pull/1')
+    expect(result).toMatchObject({ kind: 'completed', polls: 4, elapsedMs: 15_000, faults: 0 })
+    expect(result.job?.pr).toMatchObject({ kind: 'link', url: new URL('https://github.com/a/b/pull/1') })
     expect(polls.map((p) => p.at)).toEqual([0, 5000, 10_000, 15_000])
   })
 
   it.each(['failed', 'archived'])('stops at %s', async (status) => {
     const clock = simulatedClock()
     const { fetchJob } = scripted(clock, endsAt(0, { kind: 'job', job: job(status) }))
-    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ outcome: status, polls: 1 })
+    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ kind: status, polls: 1 })
   })
 
   it('keeps polling through a status the contract does not list', async () => {
     const clock = simulatedClock()
     const { fetchJob } = scripted(clock, (_, i) => (i < 2 ? { kind: 'job', job: job('queued') } : { kind: 'job', job: job('completed') }))
-    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ outcome: 'completed', polls: 3 })
+    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ kind: 'completed', polls: 3 })
   })
 
   it('spaces polls further apart as the wait goes on, never beyond max-poll-interval', async () => {
@@ -68,7 +68,7 @@ describe('waitForJob', () => {
       const { fetchJob } = scripted(clock, endsAt(durationMs))
       const result = await waitForJob(fetchJob, OPTIONS, clock)
       const lag = result.elapsedMs - durationMs
-      expect(result.outcome).toBe('completed')
+      expect(result.kind).toBe('completed')
       expect(lag).toBeLessThanOrEqual(Math.min(OPTIONS.maxPollIntervalMs, Math.max(OPTIONS.pollIntervalMs, 0.2 * durationMs)))
     }
   )
@@ -77,7 +77,7 @@ describe('waitForJob', () => {
     const clock = simulatedClock()
     const { polls, fetchJob } = scripted(clock, () => active)
     const result = await waitForJob(fetchJob, { ...OPTIONS, timeoutMs: 60_000 }, clock)
-    expect(result).toMatchObject({ outcome: 'timeout', elapsedMs: 60_000, lastFault: undefined })
+    expect(result).toMatchObject({ kind: 'timeout', elapsedMs: 60_000, lastFault: undefined })
     expect(result.job?.status).toBe('active')
     expect(polls.at(-1)?.at).toBe(60_000)
     expect(polls.at(-1)?.timeoutMs).toBe(1000)
@@ -95,14 +95,14 @@ describe('waitForJob', () => {
   it('stops at once on a permanent fault', async () => {
     const clock = simulatedClock()
     const { fetchJob } = scripted(clock, () => ({ kind: 'permanent', reason: 'HTTP 401' }))
-    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ outcome: 'error', reason: 'HTTP 401', polls: 1, elapsedMs: 0 })
+    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ kind: 'error', reason: 'HTTP 401', polls: 1, elapsedMs: 0 })
   })
 
   it('retries transient faults with growing waits, then reports the job', async () => {
     const clock = simulatedClock(() => 0)
     const { polls, fetchJob } = scripted(clock, (_, i) => (i < 4 ? { kind: 'transient', reason: 'HTTP 503' } : { kind: 'job', job: job('completed') }))
     const result = await waitForJob(fetchJob, OPTIONS, clock)
-    expect(result).toMatchObject({ outcome: 'completed', polls: 5, faults: 4 })
+    expect(result).toMatchObject({ kind: 'completed', polls: 5, faults: 4 })
     expect(polls.map((p) => p.at)).toEqual([0, 5000, 15_000, 35_000, 65_000])
   })
 
@@ -119,15 +119,15 @@ describe('waitForJob', () => {
     const clock = simulatedClock()
     const { fetchJob } = scripted(clock, () => ({ kind: 'transient', reason: 'rate limited (HTTP 429)', retryAfterMs: 3_600_000 }))
     const result = await waitForJob(fetchJob, OPTIONS, clock)
-    expect(result).toMatchObject({ outcome: 'timeout', polls: 1, elapsedMs: 0 })
-    if (result.outcome === 'timeout') expect(result.lastFault).toContain('asked to wait 3600s (Retry-After), past the timeout')
+    expect(result).toMatchObject({ kind: 'timeout', polls: 1, elapsedMs: 0 })
+    if (result.kind === 'timeout') expect(result.lastFault).toContain('asked to wait 3600s (Retry-After), past the timeout')
   })
 
   it('reports what kept failing when faults outlast the timeout', async () => {
     const clock = simulatedClock()
     const { polls, fetchJob } = scripted(clock, () => ({ kind: 'transient', reason: 'connection refused (ECONNREFUSED)' }))
     const result = await waitForJob(fetchJob, { ...OPTIONS, timeoutMs: 120_000 }, clock)
-    expect(result).toMatchObject({ outcome: 'timeout', job: undefined, lastFault: 'connection refused (ECONNREFUSED)', elapsedMs: 120_000 })
+    expect(result).toMatchObject({ kind: 'timeout', job: undefined, lastFault: 'connection refused (ECONNREFUSED)', elapsedMs: 120_000 })
     expect(result.polls).toBe(polls.length)
   })
 
@@ -135,17 +135,17 @@ describe('waitForJob', () => {
     const notFound: PollResult = { kind: 'transient', reason: 'host not found (ENOTFOUND)', hostNotFound: true }
     const first = simulatedClock()
     const never = scripted(first, () => notFound)
-    expect(await waitForJob(never.fetchJob, OPTIONS, first)).toMatchObject({ outcome: 'error', polls: 1 })
+    expect(await waitForJob(never.fetchJob, OPTIONS, first)).toMatchObject({ kind: 'error', polls: 1 })
 
     const second = simulatedClock()
     const flaky = scripted(second, (_, i) => (i === 0 ? active : i === 1 ? notFound : { kind: 'job', job: job('completed') }))
-    expect(await waitForJob(flaky.fetchJob, OPTIONS, second)).toMatchObject({ outcome: 'completed', polls: 3, faults: 1 })
+    expect(await waitForJob(flaky.fetchJob, OPTIONS, second)).toMatchObject({ kind: 'completed', polls: 3, faults: 1 })
   })
 
   it('stops when cancelled', async () => {
     const clock = simulatedClock()
     const { fetchJob } = scripted(clock, (_, i) => (i < 3 ? active : { kind: 'cancelled' }))
-    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ outcome: 'cancelled', polls: 4 })
+    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ kind: 'cancelled', polls: 4 })
   })
 
   it('reports each status change once, and a heartbeat while the job stays active', async () => {
@@ -153,9 +153,9 @@ describe('waitForJob', () => {
     const { fetchJob } = scripted(clock, endsAt(5 * 60_000))
     const events: PollEvent[] = []
     await waitForJob(fetchJob, OPTIONS, clock, (event) => events.push(event))
-    const statuses = events.flatMap((e) => (e.type === 'status' ? [[e.previous, e.job.status]] : []))
+    const statuses = events.flatMap((e) => (e.kind === 'status' ? [[e.previous, e.job.status]] : []))
     expect(statuses).toEqual([[undefined, 'active'], ['active', 'completed']])
-    const heartbeats = events.filter((e) => e.type === 'heartbeat').length
+    const heartbeats = events.filter((e) => e.kind === 'heartbeat').length
     expect(heartbeats).toBeGreaterThanOrEqual(3)
     expect(heartbeats).toBeLessThanOrEqual(5)
   })
