@@ -3,6 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import * as prettier from 'prettier'
 import { readActionMetadata, ROOT } from '../sim/run-action.ts'
 
 export const README = join(ROOT, 'README.md')
@@ -34,10 +35,12 @@ export function replaceSection(text: string, name: string, body: string): string
   return text.replace(pattern, (_, start: string, end: string) => `${start}\n${body}\n${end}`)
 }
 
+/** The README with fresh tables, laid out by Prettier as `npm run format` would. */
 export async function renderReadme(): Promise<string> {
   const { inputs, outputs } = await renderTables()
   const readme = await readFile(README, 'utf8')
-  return replaceSection(replaceSection(readme, 'inputs', inputs), 'outputs', outputs)
+  const text = replaceSection(replaceSection(readme, 'inputs', inputs), 'outputs', outputs)
+  return prettier.format(text, { ...(await prettier.resolveConfig(README)), filepath: README })
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
