@@ -7,7 +7,10 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bench/*.mjs'] }, tsconfigRootDir: import.meta.dirname }
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'bench/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname
+      }
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

@@ -4,7 +4,9 @@
 import * as core from '@actions/core'
 import { request } from 'undici'
 
-const url = new URL(`${core.getInput('base-url')}/v2/agent/${core.getInput('project-id')}/job/${core.getInput('job-id')}`)
+const url = new URL(
+  `${core.getInput('base-url')}/v2/agent/${core.getInput('project-id')}/job/${core.getInput('job-id')}`
+)
 const answer = await request(url, { headers: { authorization: `Bearer ${core.getInput('api-key')}` } })
 await answer.body.dump()
 core.setOutput('status', String(answer.statusCode))

@@ -5,7 +5,12 @@ import { parseJob } from '../src/job.ts'
 import { type PollerOptions, waitForJob } from '../src/poller.ts'
 import { simulatedClock } from '../sim/simulated-clock.ts'
 
-export const DEFAULTS: PollerOptions = { pollIntervalMs: 5000, maxPollIntervalMs: 30_000, timeoutMs: 3 * 3_600_000, requestTimeoutMs: 30_000 }
+export const DEFAULTS: PollerOptions = {
+  pollIntervalMs: 5000,
+  maxPollIntervalMs: 30_000,
+  timeoutMs: 3 * 3_600_000,
+  requestTimeoutMs: 30_000
+}
 export const JOB_DURATIONS_MS = [30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000]
 
 function answer(status: string): PollResult {
@@ -24,7 +29,11 @@ export interface Wait {
 }
 
 /** The action's poller on a simulated clock, with real jitter; a job that ends `durationMs` after the first poll. */
-export async function simulateAction(durationMs: number, options: PollerOptions = DEFAULTS, random = Math.random): Promise<Wait> {
+export async function simulateAction(
+  durationMs: number,
+  options: PollerOptions = DEFAULTS,
+  random = Math.random
+): Promise<Wait> {
   const clock = simulatedClock(random)
   const result = await waitForJob(() => Promise.resolve(clock.now() >= durationMs ? COMPLETED : ACTIVE), options, clock)
   return { requests: result.polls, lagMs: result.elapsedMs - durationMs, lengthMs: durationMs }

@@ -37,7 +37,9 @@ function readProbe(stderr: string): Probe {
 async function buildFloor(): Promise<{ entry: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'))
   const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
-  execFileSync(process.execPath, [ncc, 'build', join(ROOT, 'bench', 'floor.ts'), '-o', dir, '--minify', '--quiet'], { cwd: ROOT })
+  execFileSync(process.execPath, [ncc, 'build', join(ROOT, 'bench', 'floor.ts'), '-o', dir, '--minify', '--quiet'], {
+    cwd: ROOT
+  })
   return { entry: join(dir, 'index.js'), remove: () => rm(dir, { recursive: true, force: true }) }
 }
 
@@ -110,16 +112,22 @@ export async function measureProcess(runs = 15): Promise<ProcessFigures> {
         rss[subject].push(probe.peakRssKb)
         if (subject === 'action') {
           const dist = `file://${join(ROOT, 'dist')}`
-          loaded.push(Object.entries(probe.loaded).reduce((sum, [url, size]) => (url.startsWith(dist) ? sum + size : sum), 0))
+          loaded.push(
+            Object.entries(probe.loaded).reduce((sum, [url, size]) => (url.startsWith(dist) ? sum + size : sum), 0)
+          )
         }
       }
     }
     const jsBytes = async (dir: string): Promise<number> => {
       let total = 0
-      for (const file of (await readdir(dir)).filter((name) => /\.(c|m)?js$/.test(name))) total += (await stat(join(dir, file))).size
+      for (const file of (await readdir(dir)).filter((name) => /\.(c|m)?js$/.test(name)))
+        total += (await stat(join(dir, file))).size
       return total
     }
-    const figures = (subject: Subject): Figures => ({ startupMs: median(startup[subject]), peakRssKb: median(rss[subject]) })
+    const figures = (subject: Subject): Figures => ({
+      startupMs: median(startup[subject]),
+      peakRssKb: median(rss[subject])
+    })
     return {
       runs,
       bare: figures('bare'),
@@ -146,7 +154,9 @@ export interface LoadFigures {
 export function measureModuleLoads(runs = 9): LoadFigures {
   const timeLoad = (setup: string, load: string): number => {
     const script = `${setup}; const t = performance.now(); ${load}; process.stdout.write(String(performance.now() - t))`
-    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }))
+    return Number(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })
+    )
   }
   const samples = { http2Ms: [] as number[], undiciMs: [] as number[], coreMs: [] as number[] }
   const base = "await import('node:http'); await import('node:https')"

@@ -23,15 +23,26 @@ const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)
 const started = performance.now()
 
 console.log('## 1. Polling efficiency (simulated clock, default inputs: poll-interval 5s, max-poll-interval 30s)\n')
-console.log('200 runs per row; each run\'s job lasts within ±5% of the row\'s length, the same for every poller.')
-console.log('Ours: the action\'s own poller and schedule, with real jitter. Baselines: a fixed 10 s poller (the peers\'')
+console.log("200 runs per row; each run's job lasts within ±5% of the row's length, the same for every poller.")
+console.log("Ours: the action's own poller and schedule, with real jitter. Baselines: a fixed 10 s poller (the peers'")
 console.log('common default) and a fixed 1 min poller. Requests are means; lag is worst (mean).\n')
 const polling = await measurePolling()
 console.log(
   table(
-    ['job length', 'requests: ours', '10s poller', '1m poller', 'ours / 10s', 'lag: ours', '10s poller', '1m poller', 'lag allowed'],
+    [
+      'job length',
+      'requests: ours',
+      '10s poller',
+      '1m poller',
+      'ours / 10s',
+      'lag: ours',
+      '10s poller',
+      '1m poller',
+      'lag allowed'
+    ],
     polling.map((row) => {
-      const lag = (summary: { worstLagMs: number; meanLagMs: number }): string => `${ms(summary.worstLagMs)} (${ms(summary.meanLagMs)})`
+      const lag = (summary: { worstLagMs: number; meanLagMs: number }): string =>
+        `${ms(summary.worstLagMs)} (${ms(summary.meanLagMs)})`
       return [
         formatDuration(row.durationMs),
         row.ours.meanRequests.toFixed(1),
@@ -56,12 +67,18 @@ for (const row of polling) {
 for (const row of polling.filter((candidate) => candidate.durationMs >= 600_000)) {
   const limit = row.durationMs >= 1_800_000 ? 0.45 : 0.6
   const ratio = row.ours.meanRequests / row.fixed10s.meanRequests
-  judge(`requests for a ${formatDuration(row.durationMs)} job <= ${percent(limit)} of the 10s poller's`, ratio <= limit, percent(ratio))
+  judge(
+    `requests for a ${formatDuration(row.durationMs)} job <= ${percent(limit)} of the 10s poller's`,
+    ratio <= limit,
+    percent(ratio)
+  )
 }
 
 console.log('\n## 2-3. Start-up, size and memory (same Node, same run, medians)\n')
 console.log('The floor: the least an action on @actions/core and undici can cost (bench/floor.ts, bundled with ncc and')
-console.log('minified: core reads the inputs, undici makes one GET, core sets one output). Bare: `node -e` making one fetch.\n')
+console.log(
+  'minified: core reads the inputs, undici makes one GET, core sets one output). Bare: `node -e` making one fetch.\n'
+)
 const processFigures = await measureProcess(15)
 const { bare, floor, action } = processFigures
 const startupRatio = action.startupMs / floor.startupMs
@@ -70,16 +87,42 @@ console.log(
   table(
     ['measure', 'action', 'toolkit floor', 'bare node', 'action / baseline'],
     [
-      [`spawn to first request (median of ${processFigures.runs})`, ms(action.startupMs), ms(floor.startupMs), ms(bare.startupMs), `${startupRatio.toFixed(2)}x the floor`],
-      ['peak RSS of a full run', megabytes(action.peakRssKb * 1024), megabytes(floor.peakRssKb * 1024), megabytes(bare.peakRssKb * 1024), `${rssRatio.toFixed(2)}x bare node`],
-      ['entry bundle (dist/index.js; the floor\'s index.js)', megabytes(processFigures.entryBytes), megabytes(floor.bundleBytes), '', ''],
+      [
+        `spawn to first request (median of ${processFigures.runs})`,
+        ms(action.startupMs),
+        ms(floor.startupMs),
+        ms(bare.startupMs),
+        `${startupRatio.toFixed(2)}x the floor`
+      ],
+      [
+        'peak RSS of a full run',
+        megabytes(action.peakRssKb * 1024),
+        megabytes(floor.peakRssKb * 1024),
+        megabytes(bare.peakRssKb * 1024),
+        `${rssRatio.toFixed(2)}x bare node`
+      ],
+      [
+        "entry bundle (dist/index.js; the floor's index.js)",
+        megabytes(processFigures.entryBytes),
+        megabytes(floor.bundleBytes),
+        '',
+        ''
+      ],
       ['JavaScript loaded by a run without a comment', megabytes(action.loadedBytes), '', '', ''],
-      ['JavaScript in dist/ (incl. the lazily loaded comment chunks)', megabytes(processFigures.distJsBytes), '', '', '']
+      [
+        'JavaScript in dist/ (incl. the lazily loaded comment chunks)',
+        megabytes(processFigures.distJsBytes),
+        '',
+        '',
+        ''
+      ]
     ]
   )
 )
 const loads = measureModuleLoads()
-console.log('\nWhere start-up goes (a fresh process that has loaded node:http and node:https, then loads one more module):\n')
+console.log(
+  '\nWhere start-up goes (a fresh process that has loaded node:http and node:https, then loads one more module):\n'
+)
 console.log(
   table(
     ['module', 'time to load (median)'],
@@ -94,7 +137,7 @@ judge('start-up <= 1.25x the toolkit floor', startupRatio <= 1.25, `${startupRat
 judge('entry bundle <= 1.5 MB', processFigures.entryBytes <= 1.5 * 1024 * 1024, megabytes(processFigures.entryBytes))
 judge('peak RSS <= 1.5x bare Node making one fetch', rssRatio <= 1.5, `${rssRatio.toFixed(2)}x`)
 
-console.log('\n## Memory over thousands of polls (the action\'s client and poller in-process, after full GCs)\n')
+console.log("\n## Memory over thousands of polls (the action's client and poller in-process, after full GCs)\n")
 const soak = await measureSoak()
 const heapGrowth = soak.heapLateBytes / soak.heapEarlyBytes
 console.log(
@@ -102,22 +145,36 @@ console.log(
     ['measure', 'after 500 polls', `after ${soak.polls} polls`, 'ratio'],
     [
       ['heap used', megabytes(soak.heapEarlyBytes), megabytes(soak.heapLateBytes), `${heapGrowth.toFixed(2)}x`],
-      ['RSS', megabytes(soak.rssEarlyBytes), megabytes(soak.rssLateBytes), `${(soak.rssLateBytes / soak.rssEarlyBytes).toFixed(2)}x`]
+      [
+        'RSS',
+        megabytes(soak.rssEarlyBytes),
+        megabytes(soak.rssLateBytes),
+        `${(soak.rssLateBytes / soak.rssEarlyBytes).toFixed(2)}x`
+      ]
     ]
   )
 )
 judge('heap flat over thousands of polls (<= 1.10x)', heapGrowth <= 1.1, `${heapGrowth.toFixed(2)}x`)
 
-console.log(`\n## 4. Real time, scaled ${SCALE}x down (bundled action, loopback job; intervals and job length divided by ${SCALE})\n`)
+console.log(
+  `\n## 4. Real time, scaled ${SCALE}x down (bundled action, loopback job; intervals and job length divided by ${SCALE})\n`
+)
 const scaled = await measureScaled()
 console.log(
   table(
     ['stands for a job of', 'requests: real', 'simulated (mean)', 'lag: real', 'simulated (worst)'],
-    scaled.map((row) => [formatDuration(row.durationMs), String(row.real.requests), row.simulated.meanRequests.toFixed(1), ms(row.real.lagMs), ms(row.simulated.worstLagMs)])
+    scaled.map((row) => [
+      formatDuration(row.durationMs),
+      String(row.real.requests),
+      row.simulated.meanRequests.toFixed(1),
+      ms(row.real.lagMs),
+      ms(row.simulated.worstLagMs)
+    ])
   )
 )
 for (const row of scaled) {
-  const requestsClose = Math.abs(row.real.requests - row.simulated.meanRequests) <= Math.max(2, 0.15 * row.simulated.meanRequests)
+  const requestsClose =
+    Math.abs(row.real.requests - row.simulated.meanRequests) <= Math.max(2, 0.15 * row.simulated.meanRequests)
   // Real requests take a few milliseconds each, which the simulation does not count.
   const lagClose = row.real.lagMs <= row.simulated.worstLagMs + 50
   judge(
@@ -128,7 +185,10 @@ for (const row of scaled) {
 }
 
 console.log('\n## Verdicts\n')
-for (const verdict of verdicts) console.log(`${verdict.holds ? 'HOLDS' : 'MISSED'}  ${verdict.target}: ${verdict.detail}`)
+for (const verdict of verdicts)
+  console.log(`${verdict.holds ? 'HOLDS' : 'MISSED'}  ${verdict.target}: ${verdict.detail}`)
 const missed = verdicts.filter((verdict) => !verdict.holds).length
-console.log(`\n${verdicts.length - missed} of ${verdicts.length} targets hold (benchmark took ${formatDuration(performance.now() - started)})`)
+console.log(
+  `\n${verdicts.length - missed} of ${verdicts.length} targets hold (benchmark took ${formatDuration(performance.now() - started)})`
+)
 process.exitCode = missed > 0 ? 1 : 0

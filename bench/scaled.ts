@@ -5,8 +5,17 @@ import { runAction } from '../sim/run-action.ts'
 import { simulateAction } from './polling.ts'
 
 export const SCALE = 100
-const SCALED_INPUTS = { 'poll-interval': `${5000 / SCALE}ms`, 'max-poll-interval': `${30_000 / SCALE}ms`, timeout: `${1_800_000 / SCALE}ms` }
-const SCALED_OPTIONS = { pollIntervalMs: 5000 / SCALE, maxPollIntervalMs: 30_000 / SCALE, timeoutMs: 1_800_000 / SCALE, requestTimeoutMs: 30_000 }
+const SCALED_INPUTS = {
+  'poll-interval': `${5000 / SCALE}ms`,
+  'max-poll-interval': `${30_000 / SCALE}ms`,
+  timeout: `${1_800_000 / SCALE}ms`
+}
+const SCALED_OPTIONS = {
+  pollIntervalMs: 5000 / SCALE,
+  maxPollIntervalMs: 30_000 / SCALE,
+  timeoutMs: 1_800_000 / SCALE,
+  requestTimeoutMs: 30_000
+}
 
 export interface ScaledRow {
   /** The unscaled job duration this stands for. */
@@ -19,14 +28,30 @@ export async function measureScaled(durationsMs = [60_000, 300_000, 600_000]): P
   const rows: ScaledRow[] = []
   for (const durationMs of durationsMs) {
     const activeForMs = durationMs / SCALE
-    const story = { projectId: 'scaled', jobId: 'job', apiKey: 'mint_scaled', activeForMs, final: { status: 'completed' } }
+    const story = {
+      projectId: 'scaled',
+      jobId: 'job',
+      apiKey: 'mint_scaled',
+      activeForMs,
+      final: { status: 'completed' }
+    }
     const server = await startServer(playJob(story))
     try {
-      const run = await runAction({ inputs: { 'project-id': 'scaled', 'job-id': 'job', 'api-key': story.apiKey, 'base-url': server.url, ...SCALED_INPUTS } })
+      const run = await runAction({
+        inputs: {
+          'project-id': 'scaled',
+          'job-id': 'job',
+          'api-key': story.apiKey,
+          'base-url': server.url,
+          ...SCALED_INPUTS
+        }
+      })
       if (run.exitCode !== 0) throw new Error(`the scaled run failed:\n${run.stdout}`)
       const first = server.requests[0]?.at ?? 0
       const last = server.requests.at(-1)?.at ?? 0
-      const simulated = await Promise.all(Array.from({ length: 100 }, () => simulateAction(activeForMs, SCALED_OPTIONS)))
+      const simulated = await Promise.all(
+        Array.from({ length: 100 }, () => simulateAction(activeForMs, SCALED_OPTIONS))
+      )
       rows.push({
         durationMs,
         real: { requests: server.requests.length, lagMs: last - (first + activeForMs) },

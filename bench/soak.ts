@@ -18,10 +18,13 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
   if (!collect) throw new Error('run the benchmark with node --expose-gc')
   const story = { projectId: 'soak', jobId: 'job', apiKey: 'mint_soak', final: { status: 'completed' } }
   let answered = 0
-  const server = await startServer((_req, res) => {
-    answered += 1
-    sendJson(res, 200, jobBody(story, answered >= polls ? 'completed' : 'active', null))
-  }, { record: false })
+  const server = await startServer(
+    (_req, res) => {
+      answered += 1
+      sendJson(res, 200, jobBody(story, answered >= polls ? 'completed' : 'active', null))
+    },
+    { record: false }
+  )
   const http = createHttp({})
   const figures = { heapEarlyBytes: 0, heapLateBytes: 0, rssEarlyBytes: 0, rssLateBytes: 0 }
   const snapshot = (): { heap: number; rss: number } => {
@@ -40,7 +43,11 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
       cancelSignal: new AbortController().signal
     })
     const options = { pollIntervalMs: 1, maxPollIntervalMs: 1, timeoutMs: 600_000, requestTimeoutMs: 5000 }
-    const clock = { now: () => performance.now(), random: Math.random, sleep: () => new Promise<void>((resolve) => setImmediate(resolve)) }
+    const clock = {
+      now: () => performance.now(),
+      random: Math.random,
+      sleep: () => new Promise<void>((resolve) => setImmediate(resolve))
+    }
     const result = await waitForJob(fetchJob, options, clock, (event) => {
       if (event.kind !== 'poll') return
       if (event.poll === early) ({ heap: figures.heapEarlyBytes, rss: figures.rssEarlyBytes } = snapshot())

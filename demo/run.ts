@@ -57,6 +57,8 @@ for (const [name, value] of Object.entries(run.outputs)) console.log(`${name}: $
 line('Job summary (shown on the run page as a table)')
 console.log(renderSummaryText(run.summary))
 line('Result')
-console.log(`exit code ${run.exitCode ?? 'none'}: the step ${run.exitCode === 0 ? 'passed' : 'failed'} in ${Math.round(run.durationMs)} ms`)
+console.log(
+  `exit code ${run.exitCode ?? 'none'}: the step ${run.exitCode === 0 ? 'passed' : 'failed'} in ${Math.round(run.durationMs)} ms`
+)
 if (server) console.log(`the simulated API answered ${server.requests.length} polls`)
 process.exitCode = run.exitCode ?? 1

@@ -19,7 +19,10 @@ execFileSync(
 )
 
 for (const file of (await readdir(DIST)).filter((name) => /^\d+\.index\.js$/.test(name))) {
-  const [code, map] = await Promise.all([readFile(join(DIST, file), 'utf8'), readFile(join(DIST, `${file}.map`), 'utf8')])
+  const [code, map] = await Promise.all([
+    readFile(join(DIST, file), 'utf8'),
+    readFile(join(DIST, `${file}.map`), 'utf8')
+  ])
   // The same options ncc uses for dist/index.js: names kept, so stack traces stay readable.
   const minified = await minify(code, {
     module: true,
@@ -27,9 +30,12 @@ for (const file of (await readdir(DIST)).filter((name) => /^\d+\.index\.js$/.tes
     mangle: { keep_classnames: true, keep_fnames: true },
     sourceMap: { content: map, filename: file, url: `${file}.map` }
   })
-  if (minified.code === undefined || typeof minified.map !== 'string') throw new Error(`terser returned nothing for ${file}`)
+  if (minified.code === undefined || typeof minified.map !== 'string')
+    throw new Error(`terser returned nothing for ${file}`)
   await Promise.all([writeFile(join(DIST, file), minified.code), writeFile(join(DIST, `${file}.map`), minified.map)])
-  console.log(`minified dist/${file}: ${Math.round(code.length / 1024)} kB -> ${Math.round(minified.code.length / 1024)} kB`)
+  console.log(
+    `minified dist/${file}: ${Math.round(code.length / 1024)} kB -> ${Math.round(minified.code.length / 1024)} kB`
+  )
 }
 
 /** The packages each file of dist/ was built from, as the source maps name them. */

@@ -32,14 +32,23 @@ export interface ServerOptions {
 }
 
 /** Starts an HTTP(S) server on a loopback port. */
-export async function startServer(respond: Respond, { host = '127.0.0.1', port = 0, tls, record = true }: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  respond: Respond,
+  { host = '127.0.0.1', port = 0, tls, record = true }: ServerOptions = {}
+): Promise<RunningServer> {
   const requests: RecordedRequest[] = []
   let count = 0
   const sockets = new Set<Socket>()
   const started = performance.now()
   const listener: RequestListener = (req, res) => {
     const index = count++
-    if (record) requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: performance.now() - started })
+    if (record)
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        at: performance.now() - started
+      })
     Promise.resolve(respond(req, res, index)).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error))
     })
@@ -58,12 +67,21 @@ export async function startServer(respond: Respond, { host = '127.0.0.1', port =
     requests,
     close: async () => {
       for (const socket of sockets) socket.destroy()
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }))
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve()
+        })
+      )
     }
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {}
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
   res.end(text)
@@ -90,7 +108,10 @@ export function jobBody(story: JobStory, status: string, prLink: string | null):
   return {
     id: story.jobId,
     status,
-    source: { repository: story.repository ?? 'https://github.com/acme/docs', ref: story.ref === undefined ? 'main' : story.ref },
+    source: {
+      repository: story.repository ?? 'https://github.com/acme/docs',
+      ref: story.ref === undefined ? 'main' : story.ref
+    },
     model: story.model ?? 'claude-sonnet-4-5',
     prLink,
     createdAt: '2026-11-22T09:00:00.000Z',
@@ -130,7 +151,9 @@ export function playJobs(stories: readonly JobStory[]): Respond {
     const stillActive =
       (story.activePolls !== undefined && job.polls <= story.activePolls) ||
       (story.activeForMs !== undefined && performance.now() - job.firstPollAt < story.activeForMs)
-    const body = stillActive ? jobBody(story, 'active', null) : jobBody(story, story.final.status, story.final.prLink ?? null)
+    const body = stillActive
+      ? jobBody(story, 'active', null)
+      : jobBody(story, story.final.status, story.final.prLink ?? null)
     sendJson(res, 200, body)
   }
 }

@@ -48,8 +48,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     calls.push(`${req.method ?? ''} ${url.pathname}`)
     const failure = failures.shift()
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })
-    const htmlUrl = (comment: StoredComment): string => `https://github.com/${owner}/${repo}/issues/${comment.issue}#issuecomment-${comment.id}`
-    const view = (comment: StoredComment) => ({ id: comment.id, body: comment.body, user: { login: comment.user }, html_url: htmlUrl(comment) })
+    const htmlUrl = (comment: StoredComment): string =>
+      `https://github.com/${owner}/${repo}/issues/${comment.issue}#issuecomment-${comment.id}`
+    const view = (comment: StoredComment) => ({
+      id: comment.id,
+      body: comment.body,
+      user: { login: comment.user },
+      html_url: htmlUrl(comment)
+    })
 
     const list = listPath.exec(url.pathname)
     if (list && req.method === 'GET') {
@@ -72,7 +78,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     }
     if (list && req.method === 'POST') {
       const { body } = await readBody(req)
-      const comment: StoredComment = { id: nextId++, issue: Number(list[1]), body: String(body), user: 'github-actions[bot]' }
+      const comment: StoredComment = {
+        id: nextId++,
+        issue: Number(list[1]),
+        body: String(body),
+        user: 'github-actions[bot]'
+      }
       comments.push(comment)
       return sendJson(res, 201, view(comment))
     }

@@ -72,7 +72,11 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const outputFile = join(dir, 'output')
   const summaryFile = join(dir, 'summary')
   const eventFile = join(dir, 'event.json')
-  await Promise.all([writeFile(outputFile, ''), writeFile(summaryFile, ''), writeFile(eventFile, JSON.stringify(options.event ?? {}))])
+  await Promise.all([
+    writeFile(outputFile, ''),
+    writeFile(summaryFile, ''),
+    writeFile(eventFile, JSON.stringify(options.event ?? {}))
+  ])
 
   const githubToken = options.githubToken ?? 'ghs_test_token'
   const env: Record<string, string> = {
@@ -101,7 +105,10 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   Object.assign(env, options.env)
 
   const started = performance.now()
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? DIST_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? DIST_ENTRY], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   options.onSpawn?.(child)
   let stdout = ''
   let stderr = ''
@@ -114,7 +121,9 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     if (options.echo) process.stderr.write(chunk)
   })
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.on('close', (code, sig) => { resolve([code, sig]); })
+    child.on('close', (code, sig) => {
+      resolve([code, sig])
+    })
   )
   const durationMs = performance.now() - started
   const [outputText, summary] = await Promise.all([readFile(outputFile, 'utf8'), readFile(summaryFile, 'utf8')])

@@ -4,7 +4,12 @@ import type { JobStory } from './admin-api.ts'
 const project = { projectId: 'self-test', apiKey: 'mint_self_test_key' }
 
 export const SELF_TEST_JOBS: readonly JobStory[] = [
-  { ...project, jobId: 'completed-job', activePolls: 2, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/128' } },
+  {
+    ...project,
+    jobId: 'completed-job',
+    activePolls: 2,
+    final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/128' }
+  },
   { ...project, jobId: 'no-changes-job', final: { status: 'completed', prLink: null } },
   { ...project, jobId: 'failed-job', activePolls: 1, final: { status: 'failed' } },
   { ...project, jobId: 'archived-job', final: { status: 'archived' } },

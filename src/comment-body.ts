@@ -45,5 +45,10 @@ export function renderComment(result: WaitResult, context: CommentContext): stri
   details.push(`waited ${formatDuration(result.elapsedMs)}`)
   details.push(`<a href="${forMarkdown(context.runUrl)}">workflow run</a>`)
   const { emoji, title } = OUTCOME_WORDING[result.kind]
-  return [commentMarker(context.jobId), `${emoji} **${title}**: ${detailOf(result, context)}`, '', `<sub>${details.join(' · ')}</sub>`].join('\n')
+  return [
+    commentMarker(context.jobId),
+    `${emoji} **${title}**: ${detailOf(result, context)}`,
+    '',
+    `<sub>${details.join(' · ')}</sub>`
+  ].join('\n')
 }

@@ -15,11 +15,14 @@ interface TargetSource {
   readonly repository: string
 }
 
-type ResolvedTarget = { readonly kind: 'target'; readonly target: CommentTarget } | { readonly kind: 'none'; readonly reason: string }
+type ResolvedTarget =
+  { readonly kind: 'target'; readonly target: CommentTarget } | { readonly kind: 'none'; readonly reason: string }
 
 function numberField(value: unknown): number | undefined {
   if (typeof value !== 'object' || value === null || !('number' in value)) return undefined
-  return typeof value.number === 'number' && Number.isSafeInteger(value.number) && value.number > 0 ? value.number : undefined
+  return typeof value.number === 'number' && Number.isSafeInteger(value.number) && value.number > 0
+    ? value.number
+    : undefined
 }
 
 /**
@@ -40,7 +43,8 @@ export function resolveCommentTarget(source: TargetSource): ResolvedTarget {
     return { kind: 'target', target: { owner, repo, number: issueNumber, noun: isPull ? 'pull request' : 'issue' } }
   }
   const pullNumber = numberField(source.payload['pull_request'])
-  if (pullNumber !== undefined) return { kind: 'target', target: { owner, repo, number: pullNumber, noun: 'pull request' } }
+  if (pullNumber !== undefined)
+    return { kind: 'target', target: { owner, repo, number: pullNumber, noun: 'pull request' } }
   return {
     kind: 'none',
     reason: `the "${source.eventName}" event that started this run is about no issue or pull request; set issue-number to say where to comment`

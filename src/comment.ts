@@ -18,9 +18,14 @@ interface CommentRequest {
 }
 
 /** Either the comment's URL, or a warning saying why there is none. Never throws. */
-type CommentResult = { readonly kind: 'commented'; readonly url: string } | { readonly kind: 'warning'; readonly warning: string }
+type CommentResult =
+  { readonly kind: 'commented'; readonly url: string } | { readonly kind: 'warning'; readonly warning: string }
 
-async function findMarkedComment(octokit: GitHubClient, target: CommentTarget, marker: string): Promise<number | undefined> {
+async function findMarkedComment(
+  octokit: GitHubClient,
+  target: CommentTarget,
+  marker: string
+): Promise<number | undefined> {
   let found: number | undefined
   const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
     owner: target.owner,
@@ -36,7 +41,9 @@ async function findMarkedComment(octokit: GitHubClient, target: CommentTarget, m
 }
 
 function status(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : undefined
+  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
+    ? error.status
+    : undefined
 }
 
 function failureWarning(error: unknown, target: CommentTarget): string {
@@ -45,7 +52,11 @@ function failureWarning(error: unknown, target: CommentTarget): string {
   const detail = `${code === undefined ? '' : `HTTP ${code}: `}${errorMessage(error)}`
   if (code === 403 || code === 401) {
     const permission =
-      target.noun === 'issue' ? 'issues: write' : target.noun === 'pull request' ? 'pull-requests: write' : 'issues: write (or pull-requests: write for a pull request)'
+      target.noun === 'issue'
+        ? 'issues: write'
+        : target.noun === 'pull request'
+          ? 'pull-requests: write'
+          : 'issues: write (or pull-requests: write for a pull request)'
     return `Could not comment on ${where}: the token lacks permission (${detail}). Give the workflow or job "permissions: ${permission}", or pass a github-token that has it.`
   }
   if (code === 404) return `Could not comment on ${where}: it was not found (${detail}). Check issue-number.`
@@ -64,9 +75,19 @@ export async function commentOutcome(result: WaitResult, request: CommentRequest
   const { target } = resolved
 
   const runUrl = `${context.serverUrl}/${target.owner}/${target.repo}/actions/runs/${context.runId}`
-  const commentContext: CommentContext = { jobId: request.jobId, timeoutMs: request.timeoutMs, runUrl, message: request.message }
+  const commentContext: CommentContext = {
+    jobId: request.jobId,
+    timeoutMs: request.timeoutMs,
+    runUrl,
+    message: request.message
+  }
   const body = renderComment(result, commentContext)
-  const octokit = createGitHubClient({ token: request.token, baseUrl: context.apiUrl, userAgent: request.userAgent, dispatcher: request.dispatcher })
+  const octokit = createGitHubClient({
+    token: request.token,
+    baseUrl: context.apiUrl,
+    userAgent: request.userAgent,
+    dispatcher: request.dispatcher
+  })
   try {
     const existing = await findMarkedComment(octokit, target, commentMarker(request.jobId))
     const issue = { owner: target.owner, repo: target.repo }

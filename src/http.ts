@@ -15,7 +15,9 @@ const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY
 /** A loopback address never goes through a proxy: a proxy elsewhere cannot reach it, and would see the key. */
 function bypassProxyForLoopback(direct: Dispatcher): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (options, handler) =>
-    isLoopbackHost(new URL(String(options.origin)).hostname) ? direct.dispatch(options, handler) : dispatch(options, handler)
+    isLoopbackHost(new URL(String(options.origin)).hostname)
+      ? direct.dispatch(options, handler)
+      : dispatch(options, handler)
 }
 
 export function createHttp(env: NodeJS.ProcessEnv = process.env): Http {
@@ -96,7 +98,11 @@ export async function exchange(dispatcher: Dispatcher, req: HttpRequest, limits:
 
 type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown }
 
-async function readLimited(body: BodyStream, contentLength: string | string[] | undefined, maxBytes: number): Promise<string | undefined> {
+async function readLimited(
+  body: BodyStream,
+  contentLength: string | string[] | undefined,
+  maxBytes: number
+): Promise<string | undefined> {
   if (Number(contentLength) > maxBytes) {
     body.destroy()
     return undefined

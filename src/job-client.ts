@@ -47,7 +47,11 @@ export function createJobClient(options: JobClientOptions): FetchJob {
   }
   const req = { url: options.jobUrl, method: 'GET', headers } as const
   return async (timeoutMs) => {
-    const answer = await exchange(options.dispatcher, req, { timeoutMs, maxBodyBytes: MAX_BODY_BYTES, cancelSignal: options.cancelSignal })
+    const answer = await exchange(options.dispatcher, req, {
+      timeoutMs,
+      maxBodyBytes: MAX_BODY_BYTES,
+      cancelSignal: options.cancelSignal
+    })
     switch (answer.kind) {
       case 'cancelled':
         return { kind: 'cancelled' }
@@ -69,7 +73,8 @@ function classify(
   nowMs: number
 ): PollResult {
   if (status === 200) {
-    if (body === undefined) return { kind: 'transient', reason: `HTTP 200 with a body over ${MAX_BODY_BYTES} bytes, not read` }
+    if (body === undefined)
+      return { kind: 'transient', reason: `HTTP 200 with a body over ${MAX_BODY_BYTES} bytes, not read` }
     let decoded: unknown
     try {
       decoded = JSON.parse(body)
@@ -77,7 +82,9 @@ function classify(
       return { kind: 'transient', reason: 'HTTP 200 with a body that is not JSON' }
     }
     const parsed = parseJob(decoded)
-    return parsed.kind === 'job' ? parsed : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` }
+    return parsed.kind === 'job'
+      ? parsed
+      : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` }
   }
 
   const detail = errorDetail(body).replaceAll(options.apiKey, '***')

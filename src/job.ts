@@ -20,7 +20,8 @@ export interface AgentJob {
   readonly body: Record<string, unknown>
 }
 
-type ParsedJob = { readonly kind: 'job'; readonly job: AgentJob } | { readonly kind: 'invalid'; readonly reason: string }
+type ParsedJob =
+  { readonly kind: 'job'; readonly job: AgentJob } | { readonly kind: 'invalid'; readonly reason: string }
 
 export function isTerminal(status: string): status is TerminalStatus {
   return (TERMINAL_STATUSES as readonly string[]).includes(status)

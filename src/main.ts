@@ -46,7 +46,10 @@ export async function run(): Promise<void> {
     const verdict = verdictOf(result, pick(settings, 'jobId', 'timeoutMs', 'failOn'))
     await report(result, pick(settings, 'jobId', 'projectId'), verdict)
     const commentSettings = pick(settings, 'githubToken', 'issueNumber', 'jobId', 'timeoutMs')
-    const commentUrl = settings.comment && result.kind !== 'cancelled' ? await comment(result, commentSettings, verdict, http.dispatcher) : ''
+    const commentUrl =
+      settings.comment && result.kind !== 'cancelled'
+        ? await comment(result, commentSettings, verdict, http.dispatcher)
+        : ''
     core.setOutput('comment-url', commentUrl)
     if (verdict.fails) core.setFailed(verdict.message)
     else core.info(verdict.message)
@@ -83,7 +86,11 @@ async function comment(
 }
 
 /** Outputs first (a later step may need them even when this one fails), then the job summary. */
-async function report(result: WaitResult, settings: Pick<Settings, 'jobId' | 'projectId'>, verdict: Verdict): Promise<void> {
+async function report(
+  result: WaitResult,
+  settings: Pick<Settings, 'jobId' | 'projectId'>,
+  verdict: Verdict
+): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(result))) core.setOutput(name, value)
   const pr = result.job?.pr
   if (pr?.kind === 'dropped') {

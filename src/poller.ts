@@ -20,7 +20,12 @@ export interface PollerClock {
 /** What the poller reports while it waits, for the log. */
 export type PollEvent =
   | { readonly kind: 'poll'; readonly result: PollResult; readonly poll: number; readonly tookMs: number }
-  | { readonly kind: 'status'; readonly job: AgentJob; readonly previous: string | undefined; readonly elapsedMs: number }
+  | {
+      readonly kind: 'status'
+      readonly job: AgentJob
+      readonly previous: string | undefined
+      readonly elapsedMs: number
+    }
   | { readonly kind: 'heartbeat'; readonly job: AgentJob; readonly elapsedMs: number; readonly polls: number }
   | { readonly kind: 'fault'; readonly reason: string; readonly consecutive: number; readonly retryInMs: number }
 
@@ -96,12 +101,19 @@ export async function waitForJob(
       }
       case 'transient': {
         if (result.hostNotFound && job === undefined) {
-          return { ...stats(), kind: 'error', reason: `The API host could not be found (${result.reason}). Check base-url.` }
+          return {
+            ...stats(),
+            kind: 'error',
+            reason: `The API host could not be found (${result.reason}). Check base-url.`
+          }
         }
         faults += 1
         consecutiveFaults += 1
         lastFault = result.reason
-        delay = Math.max(pollDelay(elapsedMs, options, clock.random), faultDelay(consecutiveFaults, options, clock.random))
+        delay = Math.max(
+          pollDelay(elapsedMs, options, clock.random),
+          faultDelay(consecutiveFaults, options, clock.random)
+        )
         if (result.retryAfterMs !== undefined) {
           if (now + result.retryAfterMs > deadline) {
             lastFault = `${result.reason}; the API asked to wait ${Math.ceil(result.retryAfterMs / 1000)}s (Retry-After), past the timeout`

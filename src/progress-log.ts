@@ -17,13 +17,20 @@ export function logProgress(logger: Logger): (event: PollEvent) => void {
       case 'poll': {
         const { result } = event
         const what =
-          result.kind === 'job' ? `status ${forLog(result.job.status)}` : result.kind === 'cancelled' ? 'cancelled' : forLog(result.reason)
+          result.kind === 'job'
+            ? `status ${forLog(result.job.status)}`
+            : result.kind === 'cancelled'
+              ? 'cancelled'
+              : forLog(result.reason)
         logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)`)
         return
       }
       case 'status': {
         const prText = event.job.pr.kind === 'link' ? `; pull request ${event.job.pr.url.href}` : ''
-        const change = event.previous === undefined ? '' : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`
+        const change =
+          event.previous === undefined
+            ? ''
+            : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`
         logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`)
         return
       }

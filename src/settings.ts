@@ -36,7 +36,6 @@ export class InputError extends Error {
   override name = 'InputError'
 }
 
-
 /** Reads and validates every input; throws an InputError naming all the invalid ones before any request. */
 export function readSettings(source: InputSource): Settings {
   const problems: string[] = []
@@ -49,15 +48,20 @@ export function readSettings(source: InputSource): Settings {
 
   const apiKey = required('api-key', 'pass your admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}')
   if (apiKey !== '') source.setSecret(apiKey)
-  const projectId = required('project-id', 'the project id shown on the dashboard\'s API keys page')
+  const projectId = required('project-id', "the project id shown on the dashboard's API keys page")
   const jobId = required('job-id', 'the id of the agent job to wait for, from the step that started it')
-  for (const [name, value] of [['project-id', projectId], ['job-id', jobId]] as const) {
+  for (const [name, value] of [
+    ['project-id', projectId],
+    ['job-id', jobId]
+  ] as const) {
     const problem = pathSegmentProblem(value)
     if (value !== '' && problem) problems.push(`Input "${name}" ${problem}.`)
   }
   if (apiKey !== '' && !apiKey.startsWith('mint_')) {
     const hint = apiKey === projectId ? 'it equals project-id' : 'the usual mistake is passing the project id'
-    source.warning(`Input "api-key" does not start with "mint_" as Mintlify admin API keys do (${hint}). Expect the API to refuse it.`)
+    source.warning(
+      `Input "api-key" does not start with "mint_" as Mintlify admin API keys do (${hint}). Expect the API to refuse it.`
+    )
   }
 
   const baseUrl = parseBaseUrl(input('base-url'), problems)
@@ -65,7 +69,9 @@ export function readSettings(source: InputSource): Settings {
     const text = input(name)
     const ms = parseDuration(text)
     if (ms === undefined || ms <= 0) {
-      problems.push(`Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h or a number of seconds; got "${text}".`)
+      problems.push(
+        `Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h or a number of seconds; got "${text}".`
+      )
       return Number.NaN
     }
     return ms
@@ -135,7 +141,9 @@ function parseBaseUrl(text: string, problems: string[]): URL | undefined {
   } else if (url.search !== '' || url.hash !== '') {
     problems.push(`${where} must not have a query or fragment.`)
   } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    problems.push(`${where} must use https://; plain http:// is allowed only for localhost, so the key never crosses a network in clear text.`)
+    problems.push(
+      `${where} must use https://; plain http:// is allowed only for localhost, so the key never crosses a network in clear text.`
+    )
   } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     problems.push(`${where} must use https://.`)
   } else {
@@ -153,11 +161,15 @@ function jobUrl(baseUrl: URL, projectId: string, jobId: string): URL {
 
 function parseFailOn(lines: string[], problems: string[]): ReadonlySet<FailableOutcome> {
   const items = lines
-    .flatMap((line) => line.split(',')).map((item) => item.trim().toLowerCase()).filter((item) => item !== '')
+    .flatMap((line) => line.split(','))
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item !== '')
   const allowed: readonly string[] = OUTCOMES_THAT_CAN_FAIL
   const unknown = items.filter((item) => !allowed.includes(item))
   if (unknown.length > 0) {
-    problems.push(`Input "fail-on" accepts ${OUTCOMES_THAT_CAN_FAIL.join(', ')} (comma or newline separated); got "${unknown.join('", "')}".`)
+    problems.push(
+      `Input "fail-on" accepts ${OUTCOMES_THAT_CAN_FAIL.join(', ')} (comma or newline separated); got "${unknown.join('", "')}".`
+    )
   }
   return new Set(items.filter((item): item is FailableOutcome => allowed.includes(item)))
 }

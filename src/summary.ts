@@ -5,7 +5,11 @@ import { forMarkdown } from './untrusted-text.ts'
 import { headingOf, type Verdict } from './verdict.ts'
 
 /** The job summary's HTML: what happened, then the job's details. All API text is escaped. */
-export function summaryOf(result: WaitResult, settings: Pick<Settings, 'jobId' | 'projectId'>, verdict: Verdict): string {
+export function summaryOf(
+  result: WaitResult,
+  settings: Pick<Settings, 'jobId' | 'projectId'>,
+  verdict: Verdict
+): string {
   const job = result.job
   const cell = (text: string | null | undefined): string => (text ? forMarkdown(text) : '—')
   const pr = job?.pr.kind === 'link' ? forMarkdown(job.pr.url.href) : undefined

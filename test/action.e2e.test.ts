@@ -26,14 +26,22 @@ describe('the bundled action', () => {
   it('waits through active polls, then hands on the pull request', async () => {
     const { run, requests } = await waitFor({ activePolls: 3, final: { status: 'completed', prLink: PR } })
     expect(run.exitCode).toBe(0)
-    expect(run.outputs).toMatchObject({ status: 'completed', outcome: 'completed', prLink: PR, 'pr-number': '42', 'pr-repository': 'acme/docs' })
+    expect(run.outputs).toMatchObject({
+      status: 'completed',
+      outcome: 'completed',
+      prLink: PR,
+      'pr-number': '42',
+      'pr-repository': 'acme/docs'
+    })
     expect(JSON.parse(run.outputs['job'] ?? '')).toMatchObject({ id: 'job-1', status: 'completed', prLink: PR })
     expect(requests).toHaveLength(4)
     expect(requests[0]).toMatchObject({ method: 'GET', url: '/v2/agent/proj-1/job/job-1' })
     expect(requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
     expect(requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\/\d+\.\d+\.\d+$/)
     expect(run.stdout).toContain('\nJob status: active\n')
-    expect(run.stdout).toMatch(/\nJob status: completed \(was active, after \d+ms\); pull request https:\/\/github\.com\/acme\/docs\/pull\/42\n/)
+    expect(run.stdout).toMatch(
+      /\nJob status: completed \(was active, after \d+ms\); pull request https:\/\/github\.com\/acme\/docs\/pull\/42\n/
+    )
     expect(run.stdout).toContain(`completed after`)
     expect(run.summary).toContain('Mintlify agent job completed')
     expect(run.summary).toContain(`<a href="${PR}">`)
@@ -85,7 +93,9 @@ describe('the bundled action', () => {
     expect(run.exitCode).toBe(1)
     expect(requests).toHaveLength(1)
     expect(errorAnnotations(run)).toEqual([
-      expect.stringMatching(/No agent job "job-1" was found in project "proj-1" \(HTTP 404: Agent job not found\)\. Check job-id/)
+      expect.stringMatching(
+        /No agent job "job-1" was found in project "proj-1" \(HTTP 404: Agent job not found\)\. Check job-id/
+      )
     ])
     expect(run.outputs).toMatchObject({ status: '', outcome: 'error', job: '' })
     expectKeyNeverShown(run, KEY)
@@ -105,20 +115,28 @@ describe('the bundled action', () => {
     const { run, requests } = await waitFor({ activePolls: 1000, final: { status: 'completed' } }, { timeout: '600ms' })
     expect(run.exitCode).toBe(1)
     expect(run.outputs).toMatchObject({ status: 'active', outcome: 'timeout', prLink: '' })
-    expect(errorAnnotations(run)).toEqual([expect.stringContaining('was still active when the timeout of 600ms ran out')])
+    expect(errorAnnotations(run)).toEqual([
+      expect.stringContaining('was still active when the timeout of 600ms ran out')
+    ])
     expect(requests.length).toBeGreaterThanOrEqual(4)
     expect(run.durationMs).toBeLessThan(10_000)
     expect(run.summary).toContain('Timed out waiting')
   })
 
   it('passes a timeout when fail-on leaves it out', async () => {
-    const { run } = await waitFor({ activePolls: 1000, final: { status: 'completed' } }, { timeout: '300ms', 'fail-on': 'failed' })
+    const { run } = await waitFor(
+      { activePolls: 1000, final: { status: 'completed' } },
+      { timeout: '300ms', 'fail-on': 'failed' }
+    )
     expect(run.exitCode).toBe(0)
     expect(run.outputs).toMatchObject({ status: 'active', outcome: 'timeout' })
   })
 
   it('fails an invalid input before any request, naming the input', async () => {
-    const { run, requests } = await waitFor({ final: { status: 'completed' } }, { timeout: 'ten minutes', 'fail-on': 'failed,oops' })
+    const { run, requests } = await waitFor(
+      { final: { status: 'completed' } },
+      { timeout: 'ten minutes', 'fail-on': 'failed,oops' }
+    )
     expect(run.exitCode).toBe(1)
     expect(requests).toHaveLength(0)
     const [error] = errorAnnotations(run)

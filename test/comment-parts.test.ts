@@ -13,11 +13,19 @@ describe('resolveCommentTarget', () => {
     ['pull_request_target', { pull_request: { number: 8 } }, 8, 'pull request'],
     ['pull_request_review', { review: {}, pull_request: { number: 9 } }, 9, 'pull request']
   ])('finds the target of a %s event', (eventName, payload, number, noun) => {
-    expect(resolveCommentTarget({ ...base, eventName, payload })).toEqual({ kind: 'target', target: { owner: 'acme', repo: 'docs', number, noun } })
+    expect(resolveCommentTarget({ ...base, eventName, payload })).toEqual({
+      kind: 'target',
+      target: { owner: 'acme', repo: 'docs', number, noun }
+    })
   })
 
   it('prefers issue-number over the event', () => {
-    const resolved = resolveCommentTarget({ ...base, issueNumber: 3, eventName: 'issues', payload: { issue: { number: 5 } } })
+    const resolved = resolveCommentTarget({
+      ...base,
+      issueNumber: 3,
+      eventName: 'issues',
+      payload: { issue: { number: 5 } }
+    })
     expect(resolved).toMatchObject({ kind: 'target', target: { number: 3 } })
   })
 
@@ -28,7 +36,12 @@ describe('resolveCommentTarget', () => {
 })
 
 describe('renderComment', () => {
-  const context = { jobId: 'job-1', timeoutMs: 1_800_000, runUrl: 'https://github.com/acme/docs/actions/runs/1', message: 'HTTP 404 <b>' }
+  const context = {
+    jobId: 'job-1',
+    timeoutMs: 1_800_000,
+    runUrl: 'https://github.com/acme/docs/actions/runs/1',
+    message: 'HTTP 404 <b>'
+  }
   const result = (outcome: WaitResult['kind'], body: Record<string, unknown> = {}): WaitResult => {
     const parsed = parseJob({ status: outcome === 'timeout' ? 'active' : outcome, ...body })
     const job = parsed.kind === 'job' ? parsed.job : undefined
@@ -45,7 +58,11 @@ describe('renderComment', () => {
   })
 
   it.each([
-    ['completed', { prLink: 'https://github.com/acme/docs/pull/2' }, '✅ **Mintlify agent job completed**: the agent opened a pull request: <a href="https://github.com/acme/docs/pull/2">'],
+    [
+      'completed',
+      { prLink: 'https://github.com/acme/docs/pull/2' },
+      '✅ **Mintlify agent job completed**: the agent opened a pull request: <a href="https://github.com/acme/docs/pull/2">'
+    ],
     ['completed', { prLink: null }, 'the agent changed no files, so there is no pull request'],
     ['failed', {}, '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
     ['archived', {}, '🗄️ **Mintlify agent job archived**'],
@@ -59,7 +76,10 @@ describe('renderComment', () => {
   })
 
   it('escapes API text and links only an http(s) prLink', () => {
-    const rendered = renderComment(result('completed', { prLink: 'javascript:alert(1)', model: '<img src=x>' }), context)
+    const rendered = renderComment(
+      result('completed', { prLink: 'javascript:alert(1)', model: '<img src=x>' }),
+      context
+    )
     expect(rendered).not.toContain('javascript:')
     expect(rendered).not.toContain('<img')
     expect(rendered).toContain('model &lt;img src=x&gt;')

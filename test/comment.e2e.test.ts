@@ -27,9 +27,20 @@ interface Scenario {
 
 async function setUp(scenario: Scenario = {}): Promise<{ api: RunningServer; github: FakeGitHub }> {
   const jobId = scenario.jobId ?? 'job-1'
-  const api = await startServer(playJob({ projectId: 'proj', jobId, apiKey: KEY, activePolls: 1, final: scenario.final ?? { status: 'completed', prLink: PR } }))
+  const api = await startServer(
+    playJob({
+      projectId: 'proj',
+      jobId,
+      apiKey: KEY,
+      activePolls: 1,
+      final: scenario.final ?? { status: 'completed', prLink: PR }
+    })
+  )
   const github = await startFakeGitHub(scenario.github)
-  cleanups.push(() => api.close(), () => github.close())
+  cleanups.push(
+    () => api.close(),
+    () => github.close()
+  )
   return { api, github }
 }
 
@@ -56,7 +67,10 @@ describe('comment: true', () => {
     const { api, github } = await setUp()
     const run = await runWithComment(api, github)
     expect(run.exitCode).toBe(0)
-    expect(github.calls).toEqual(['GET /repos/acme/docs/issues/12/comments', 'POST /repos/acme/docs/issues/12/comments'])
+    expect(github.calls).toEqual([
+      'GET /repos/acme/docs/issues/12/comments',
+      'POST /repos/acme/docs/issues/12/comments'
+    ])
     expect(github.requests.every((request) => request.headers.authorization === `token ${TOKEN}`)).toBe(true)
     const [comment] = github.comments
     expect(comment?.issue).toBe(12)
@@ -78,7 +92,11 @@ describe('comment: true', () => {
 
   it('comments on issue-number when given, e.g. from workflow_dispatch', async () => {
     const { api, github } = await setUp()
-    const run = await runWithComment(api, github, { eventName: 'workflow_dispatch', event: {}, inputs: { 'issue-number': '56' } })
+    const run = await runWithComment(api, github, {
+      eventName: 'workflow_dispatch',
+      event: {},
+      inputs: { 'issue-number': '56' }
+    })
     expect(run.exitCode).toBe(0)
     expect(github.comments.map((comment) => comment.issue)).toEqual([56])
   })
@@ -88,15 +106,25 @@ describe('comment: true', () => {
     await runWithComment(api, github)
     const first = await runWithComment(api, github)
     expect(github.comments).toHaveLength(1)
-    expect(github.calls.filter((call) => call.startsWith('PATCH'))).toEqual([`PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`])
+    expect(github.calls.filter((call) => call.startsWith('PATCH'))).toEqual([
+      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
+    ])
     expect(github.comments[0]?.body).toContain('the agent changed no files, so there is no pull request')
     expect(first.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
   })
 
   it('finds its comment on a later page of a long thread', async () => {
     const existing = Array.from({ length: 150 }, (_, i) => ({ issue: 12, body: `comment ${i}`, user: 'someone' }))
-    existing.splice(120, 0, { issue: 12, body: '<!-- wait-for-mintlify-agent-job: job-1 -->\nold outcome', user: 'github-actions[bot]' })
-    existing.push({ issue: 12, body: '> <!-- wait-for-mintlify-agent-job: job-1 -->\n> quoted by a person', user: 'someone' })
+    existing.splice(120, 0, {
+      issue: 12,
+      body: '<!-- wait-for-mintlify-agent-job: job-1 -->\nold outcome',
+      user: 'github-actions[bot]'
+    })
+    existing.push({
+      issue: 12,
+      body: '> <!-- wait-for-mintlify-agent-job: job-1 -->\n> quoted by a person',
+      user: 'someone'
+    })
     const { api, github } = await setUp({ github: { existing } })
     await runWithComment(api, github)
     expect(github.comments).toHaveLength(152)
@@ -109,7 +137,9 @@ describe('comment: true', () => {
     const first = await setUp({ jobId: 'job-a' })
     const github = first.github
     await runWithComment(first.api, github, { jobId: 'job-a' })
-    const second = await startServer(playJob({ projectId: 'proj', jobId: 'job-b', apiKey: KEY, final: { status: 'failed' } }))
+    const second = await startServer(
+      playJob({ projectId: 'proj', jobId: 'job-b', apiKey: KEY, final: { status: 'failed' } })
+    )
     cleanups.push(() => second.close())
     await runWithComment(second, github, { jobId: 'job-b' })
     expect(github.comments.map((comment) => comment.body.split('\n')[0])).toEqual([
@@ -131,7 +161,9 @@ describe('comment: true', () => {
     const run = await runWithComment(api, github, { eventName: 'push', event: { ref: 'refs/heads/main' } })
     expect(run.exitCode).toBe(0)
     expect(github.calls).toEqual([])
-    expect(warningAnnotations(run)).toEqual([expect.stringContaining('the "push" event that started this run is about no issue or pull request')])
+    expect(warningAnnotations(run)).toEqual([
+      expect.stringContaining('the "push" event that started this run is about no issue or pull request')
+    ])
     expect(run.outputs).toMatchObject({ status: 'completed', 'comment-url': '' })
   })
 
@@ -150,21 +182,30 @@ describe('comment: true', () => {
   it.each([
     ['issues', ISSUE_EVENT, 'issues: write'],
     ['pull_request', PULL_EVENT, 'pull-requests: write']
-  ])('turns a 403 on %s into a warning naming the missing permission, keeping the outcome', async (eventName, event, permission) => {
-    const { api, github } = await setUp({ github: { refuseWrites: 403 } })
-    const run = await runWithComment(api, github, { eventName, event })
-    expect(run.exitCode).toBe(0)
-    expect(run.outputs).toMatchObject({ status: 'completed', prLink: PR, 'comment-url': '' })
-    const [warning] = warningAnnotations(run)
-    expect(warning).toContain('the token lacks permission')
-    expect(warning).toContain(`permissions: ${permission}`)
-    expect(warning).toContain('Resource not accessible by integration')
-  })
+  ])(
+    'turns a 403 on %s into a warning naming the missing permission, keeping the outcome',
+    async (eventName, event, permission) => {
+      const { api, github } = await setUp({ github: { refuseWrites: 403 } })
+      const run = await runWithComment(api, github, { eventName, event })
+      expect(run.exitCode).toBe(0)
+      expect(run.outputs).toMatchObject({ status: 'completed', prLink: PR, 'comment-url': '' })
+      const [warning] = warningAnnotations(run)
+      expect(warning).toContain('the token lacks permission')
+      expect(warning).toContain(`permissions: ${permission}`)
+      expect(warning).toContain('Resource not accessible by integration')
+    }
+  )
 
   it('turns a 404 into a warning that names the issue', async () => {
     const { api, github } = await setUp({ github: { refuseWrites: 404 } })
-    const run = await runWithComment(api, github, { eventName: 'workflow_dispatch', event: {}, inputs: { 'issue-number': '999' } })
+    const run = await runWithComment(api, github, {
+      eventName: 'workflow_dispatch',
+      event: {},
+      inputs: { 'issue-number': '999' }
+    })
     expect(run.exitCode).toBe(0)
-    expect(warningAnnotations(run)).toEqual([expect.stringContaining('Could not comment on issue or pull request #999 in acme/docs: it was not found')])
+    expect(warningAnnotations(run)).toEqual([
+      expect.stringContaining('Could not comment on issue or pull request #999 in acme/docs: it was not found')
+    ])
   })
 })

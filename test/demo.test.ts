@@ -12,7 +12,9 @@ it('runs the demo: a job that stays active, then completes with a pull request',
   const code = await new Promise((resolve) => child.on('close', resolve))
   expect(code, output).toBe(0)
   expect(output).toContain('\nJob status: active\n')
-  expect(output).toMatch(/\nJob status: completed \(was active, after \ds\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/)
+  expect(output).toMatch(
+    /\nJob status: completed \(was active, after \ds\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/
+  )
   expect(output).toContain('prLink: https://github.com/acme/docs/pull/128')
   expect(output).toContain('  Status: completed')
   expect(output).toMatch(/exit code 0: the step passed/)

@@ -15,7 +15,13 @@ const KEY = 'mint_fault_matrix_secret'
 const STORY = { projectId: 'proj', jobId: 'job-9', apiKey: KEY, final: { status: 'completed' } }
 const PR = 'https://github.com/acme/docs/pull/9'
 const FIXTURES = join(import.meta.dirname, 'fixtures')
-const INPUTS = { 'project-id': 'proj', 'job-id': 'job-9', 'api-key': KEY, 'poll-interval': '100ms', 'max-poll-interval': '400ms' }
+const INPUTS = {
+  'project-id': 'proj',
+  'job-id': 'job-9',
+  'api-key': KEY,
+  'poll-interval': '100ms',
+  'max-poll-interval': '400ms'
+}
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -43,7 +49,11 @@ async function serve(respond: Respond): Promise<RunningServer> {
   return server
 }
 
-async function run(server: { url: string }, inputs: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun> {
+async function run(
+  server: { url: string },
+  inputs: Record<string, string> = {},
+  env: Record<string, string> = {}
+): Promise<ActionRun> {
   return runAction({ inputs: { ...INPUTS, 'base-url': server.url, ...inputs }, env })
 }
 
@@ -55,22 +65,47 @@ function expectCompletedAfterRetries(result: ActionRun, server: RunningServer, r
   expect(result.exitCode).toBe(0)
   expect(result.outputs).toMatchObject({ status: 'completed', outcome: 'completed', prLink: PR })
   expect(server.requests).toHaveLength(requests)
-  expect(result.summary).toMatch(new RegExp(`<th>Polls</th><td>${requests} \\(${requests - 1} failed and retried\\)</td>`))
+  expect(result.summary).toMatch(
+    new RegExp(`<th>Polls</th><td>${requests} \\(${requests - 1} failed and retried\\)</td>`)
+  )
   expectKeyNeverShown(result, KEY)
 }
 
 describe('transient faults are retried, then the job is reported', () => {
   it.each([
     ['500', (res: ServerResponse) => sendJson(res, 500, { error: 'Internal error' }), 'HTTP 500: Internal error'],
-    ['502 with an HTML body', (res: ServerResponse) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'), 'HTTP 502'],
+    [
+      '502 with an HTML body',
+      (res: ServerResponse) =>
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'),
+      'HTTP 502'
+    ],
     ['503', (res: ServerResponse) => res.writeHead(503).end(), 'HTTP 503'],
     ['504', (res: ServerResponse) => res.writeHead(504).end('upstream timed out'), 'HTTP 504'],
     ['408', (res: ServerResponse) => res.writeHead(408).end(), 'HTTP 408'],
-    ['a non-JSON 200 body', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "act'), 'HTTP 200 with a body that is not JSON'],
-    ['a 200 without a status', (res: ServerResponse) => sendJson(res, 200, { id: 'job-9' }), 'HTTP 200 with a body that is not a job: the body has no "status" string'],
-    ['a 200 with wrong types', (res: ServerResponse) => sendJson(res, 200, { status: 'active', prLink: 7 }), 'HTTP 200 with a body that is not a job: "prLink" has the wrong type']
+    [
+      'a non-JSON 200 body',
+      (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "act'),
+      'HTTP 200 with a body that is not JSON'
+    ],
+    [
+      'a 200 without a status',
+      (res: ServerResponse) => sendJson(res, 200, { id: 'job-9' }),
+      'HTTP 200 with a body that is not a job: the body has no "status" string'
+    ],
+    [
+      'a 200 with wrong types',
+      (res: ServerResponse) => sendJson(res, 200, { status: 'active', prLink: 7 }),
+      'HTTP 200 with a body that is not a job: "prLink" has the wrong type'
+    ]
   ])('%s', async (_, fault, reason) => {
-    const server = await serve(inTurn((_req, res) => fault(res), (_req, res) => fault(res), (_req, res) => completed(res)))
+    const server = await serve(
+      inTurn(
+        (_req, res) => fault(res),
+        (_req, res) => fault(res),
+        (_req, res) => completed(res)
+      )
+    )
     const result = await run(server)
     expectCompletedAfterRetries(result, server, 3)
     expect(result.stdout).toContain(`Poll failed: ${reason}; retrying in`)
@@ -81,7 +116,12 @@ describe('transient faults are retried, then the job is reported', () => {
   })
 
   it('honours Retry-After in seconds: never sooner', async () => {
-    const server = await serve(inTurn((_req, res) => sendJson(res, 429, { error: 'Too many requests' }, { 'retry-after': '2' }), (_req, res) => completed(res)))
+    const server = await serve(
+      inTurn(
+        (_req, res) => sendJson(res, 429, { error: 'Too many requests' }, { 'retry-after': '2' }),
+        (_req, res) => completed(res)
+      )
+    )
     const result = await run(server)
     expectCompletedAfterRetries(result, server, 2)
     expect(gaps(server)[0]).toBeGreaterThanOrEqual(2000)
@@ -110,7 +150,10 @@ describe('transient faults are retried, then the job is reported', () => {
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
     setTimeout(() => {
-      void startServer(inTurn((_req, res) => completed(res)), { port }).then((server) => cleanups.push(() => server.close()))
+      void startServer(
+        inTurn((_req, res) => completed(res)),
+        { port }
+      ).then((server) => cleanups.push(() => server.close()))
     }, 600)
     const result = await run({ url })
     expect(result.exitCode).toBe(0)
@@ -120,11 +163,14 @@ describe('transient faults are retried, then the job is reported', () => {
 
   it('retries a connection reset mid-response', async () => {
     const server = await serve(
-      inTurn((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
-        res.write('{"id": "job-9", "sta')
-        setTimeout(() => res.socket?.resetAndDestroy(), 20)
-      }, (_req, res) => completed(res))
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
+          res.write('{"id": "job-9", "sta')
+          setTimeout(() => res.socket?.resetAndDestroy(), 20)
+        },
+        (_req, res) => completed(res)
+      )
     )
     const result = await run(server)
     expectCompletedAfterRetries(result, server, 2)
@@ -133,17 +179,25 @@ describe('transient faults are retried, then the job is reported', () => {
 
   it('retries a truncated 200 body', async () => {
     const server = await serve(
-      inTurn((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
-        res.end('{"id": "job-9", "status": "completed"}')
-        res.socket?.end()
-      }, (_req, res) => completed(res))
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
+          res.end('{"id": "job-9", "status": "completed"}')
+          res.socket?.end()
+        },
+        (_req, res) => completed(res)
+      )
     )
     expectCompletedAfterRetries(await run(server), server, 2)
   })
 
   it('ends a request the server never answers at request-timeout, then retries', async () => {
-    const server = await serve(inTurn(() => undefined, (_req, res) => completed(res)))
+    const server = await serve(
+      inTurn(
+        () => undefined,
+        (_req, res) => completed(res)
+      )
+    )
     const result = await run(server, { 'request-timeout': '500ms' })
     expectCompletedAfterRetries(result, server, 2)
     expect(gaps(server)[0]).toBeGreaterThanOrEqual(500)
@@ -152,10 +206,13 @@ describe('transient faults are retried, then the job is reported', () => {
 
   it('ends a body that stalls past request-timeout, then retries', async () => {
     const server = await serve(
-      inTurn((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' })
-        res.write('{"id": "job-9",')
-      }, (_req, res) => completed(res))
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.write('{"id": "job-9",')
+        },
+        (_req, res) => completed(res)
+      )
     )
     const result = await run(server, { 'request-timeout': '500ms' })
     expectCompletedAfterRetries(result, server, 2)
@@ -186,10 +243,13 @@ describe('transient faults are retried, then the job is reported', () => {
   ])('refuses a body over 1 MiB %s without buffering it', async (_, withLength) => {
     const big = Buffer.alloc(3 * 1024 * 1024, 'x')
     const server = await serve(
-      inTurn((_req, res) => {
-        res.writeHead(200, withLength ? { 'content-length': String(big.length) } : {})
-        res.end(big)
-      }, (_req, res) => completed(res))
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, withLength ? { 'content-length': String(big.length) } : {})
+          res.end(big)
+        },
+        (_req, res) => completed(res)
+      )
     )
     const result = await run(server)
     expectCompletedAfterRetries(result, server, 2)
@@ -210,11 +270,18 @@ describe('faults that outlast the timeout', () => {
   })
 
   it('after the job was seen, report it as still active with the fault', async () => {
-    const server = await serve(inTurn((_req, res) => active(res), (_req, res) => res.writeHead(502).end()))
+    const server = await serve(
+      inTurn(
+        (_req, res) => active(res),
+        (_req, res) => res.writeHead(502).end()
+      )
+    )
     const result = await run(server, { timeout: '1s' })
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ status: 'active', outcome: 'timeout' })
-    expect(errorAnnotations(result)[0]).toMatch(/was still active when the timeout of 1s ran out .* The last \d+ polls failed: HTTP 502\./)
+    expect(errorAnnotations(result)[0]).toMatch(
+      /was still active when the timeout of 1s ran out .* The last \d+ polls failed: HTTP 502\./
+    )
   })
 
   it('stop at once when Retry-After reaches past the timeout', async () => {
@@ -237,39 +304,47 @@ describe('permanent faults stop at once', () => {
     expectKeyNeverShown(result, KEY)
   })
 
-  it.each([301, 302, 307, 308])('HTTP %d: the redirect is not followed, so the key never reaches another origin', async (status) => {
-    const elsewhere = await serve((_req, res) => completed(res))
-    const server = await serve((_req, res) => res.writeHead(status, { location: `${elsewhere.url}/v2/agent/proj/job/job-9` }).end())
-    const result = await run(server)
-    expect(result.exitCode).toBe(1)
-    expect(server.requests).toHaveLength(1)
-    expect(elsewhere.requests).toHaveLength(0)
-    expect(errorAnnotations(result)[0]).toContain(`HTTP ${status}, a redirect to ${elsewhere.url}`)
-  })
+  it.each([301, 302, 307, 308])(
+    'HTTP %d: the redirect is not followed, so the key never reaches another origin',
+    async (status) => {
+      const elsewhere = await serve((_req, res) => completed(res))
+      const server = await serve((_req, res) =>
+        res.writeHead(status, { location: `${elsewhere.url}/v2/agent/proj/job/job-9` }).end()
+      )
+      const result = await run(server)
+      expect(result.exitCode).toBe(1)
+      expect(server.requests).toHaveLength(1)
+      expect(elsewhere.requests).toHaveLength(0)
+      expect(errorAnnotations(result)[0]).toContain(`HTTP ${status}, a redirect to ${elsewhere.url}`)
+    }
+  )
 })
 
 describe('cancellation', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('on %s, stops polling, writes the summary and exits non-zero within a second', async (signal) => {
-    const server = await serve((_req, res) => active(res))
-    let signalledAt = 0
-    const result = await runAction({
-      inputs: { ...INPUTS, 'base-url': server.url },
-      onSpawn: (child) => {
-        setTimeout(() => {
-          signalledAt = performance.now()
-          child.kill(signal)
-        }, 1000)
-      }
-    })
-    const requestsAtSignal = server.requests.length
-    expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({ status: 'active', outcome: 'cancelled' })
-    expect(result.summary).toContain('Stopped waiting for the Mintlify agent job')
-    expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for Agent job "job-9"')
-    expect(performance.now() - signalledAt).toBeLessThan(1000)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(server.requests).toHaveLength(requestsAtSignal)
-  })
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s, stops polling, writes the summary and exits non-zero within a second',
+    async (signal) => {
+      const server = await serve((_req, res) => active(res))
+      let signalledAt = 0
+      const result = await runAction({
+        inputs: { ...INPUTS, 'base-url': server.url },
+        onSpawn: (child) => {
+          setTimeout(() => {
+            signalledAt = performance.now()
+            child.kill(signal)
+          }, 1000)
+        }
+      })
+      const requestsAtSignal = server.requests.length
+      expect(result.exitCode).toBe(1)
+      expect(result.outputs).toMatchObject({ status: 'active', outcome: 'cancelled' })
+      expect(result.summary).toContain('Stopped waiting for the Mintlify agent job')
+      expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for Agent job "job-9"')
+      expect(performance.now() - signalledAt).toBeLessThan(1000)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(server.requests).toHaveLength(requestsAtSignal)
+    }
+  )
 })
 
 describe('process hygiene', () => {
@@ -297,7 +372,10 @@ describe('hostile responses', () => {
     const result = await run(server, {}, { RUNNER_DEBUG: '1' })
     const lines = result.stdout.split('\n')
     expect(lines.filter((line) => /^\s*::(error|stop-commands)::/.test(line))).toEqual([])
-    expect(lines.filter((line) => /^\s*::add-mask::/.test(line))).toEqual([`::add-mask::${KEY}`, '::add-mask::ghs_test_token'])
+    expect(lines.filter((line) => /^\s*::add-mask::/.test(line))).toEqual([
+      `::add-mask::${KEY}`,
+      '::add-mask::ghs_test_token'
+    ])
     expect(result.summary).not.toContain('<script>')
     expect(result.summary).toContain('&lt;script&gt;')
     expect(result.summary).toContain('m ::error::forged ::add-mask::x')
@@ -305,7 +383,9 @@ describe('hostile responses', () => {
   })
 
   it('drops a prLink that is not an http(s) URL, with a warning', async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, jobBody(STORY, 'completed', 'javascript:alert(document.cookie)')))
+    const server = await serve((_req, res) =>
+      sendJson(res, 200, jobBody(STORY, 'completed', 'javascript:alert(document.cookie)'))
+    )
     const result = await run(server)
     expect(result.exitCode).toBe(0)
     expect(result.outputs).toMatchObject({ status: 'completed', prLink: '', 'pr-number': '' })
@@ -314,7 +394,12 @@ describe('hostile responses', () => {
   })
 
   it('keeps the key out of every output, even when the API echoes it and step debug logging is on', async () => {
-    const server = await serve(inTurn((_req, res) => sendJson(res, 500, { error: `bad key ${KEY}` }), (_req, res) => completed(res)))
+    const server = await serve(
+      inTurn(
+        (_req, res) => sendJson(res, 500, { error: `bad key ${KEY}` }),
+        (_req, res) => completed(res)
+      )
+    )
     const result = await run(server, {}, { RUNNER_DEBUG: '1', ACTIONS_STEP_DEBUG: 'true' })
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toContain('::debug::')
@@ -326,27 +411,39 @@ describe('hostile responses', () => {
 describe('proxies', () => {
   /** An https admin API at a name only the proxy can reach (api.mintlify.test), as a real host behind a proxy. */
   async function behindProxy() {
-    const [key, cert] = await Promise.all(['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8')))
+    const [key, cert] = await Promise.all(
+      ['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8'))
+    )
     const server = await startServer((_req, res) => completed(res), { tls: { key: key ?? '', cert: cert ?? '' } })
     const proxy = await startProxy()
-    cleanups.push(() => server.close(), () => proxy.close())
+    cleanups.push(
+      () => server.close(),
+      () => proxy.close()
+    )
     const baseUrl = `https://api.mintlify.test:${new URL(server.url).port}`
     return { server, proxy, baseUrl, env: { NODE_EXTRA_CA_CERTS: join(FIXTURES, 'loopback-cert.pem') } }
   }
 
-  it.each(['HTTPS_PROXY', 'https_proxy'])('tunnels https through %s with CONNECT, so the proxy never sees the key', async (variable) => {
-    const { server, proxy, baseUrl, env } = await behindProxy()
-    const result = await run({ url: baseUrl }, {}, { ...env, [variable]: proxy.url })
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs['prLink']).toBe(PR)
-    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
-    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
-    expect(server.requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\//)
-  })
+  it.each(['HTTPS_PROXY', 'https_proxy'])(
+    'tunnels https through %s with CONNECT, so the proxy never sees the key',
+    async (variable) => {
+      const { server, proxy, baseUrl, env } = await behindProxy()
+      const result = await run({ url: baseUrl }, {}, { ...env, [variable]: proxy.url })
+      expect(result.exitCode).toBe(0)
+      expect(result.outputs['prLink']).toBe(PR)
+      expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
+      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+      expect(server.requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\//)
+    }
+  )
 
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
     const { server, proxy, baseUrl, env } = await behindProxy()
-    const result = await run({ url: baseUrl }, {}, { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.mintlify.test' })
+    const result = await run(
+      { url: baseUrl },
+      {},
+      { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.mintlify.test' }
+    )
     // Without the proxy the name does not resolve: the request went straight to DNS, and nowhere else.
     expect(result.outputs['outcome']).toBe('error')
     expect(errorAnnotations(result)[0]).toContain('The API host could not be found')
@@ -359,7 +456,11 @@ describe('proxies', () => {
     const proxy = await startProxy()
     cleanups.push(() => proxy.close())
     const url = `http://${host}:${new URL(server.url).port}`
-    const result = await run({ url }, {}, { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' })
+    const result = await run(
+      { url },
+      {},
+      { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' }
+    )
     expect(result.exitCode).toBe(0)
     expect(proxy.carried).toEqual([])
     expect(server.requests).toHaveLength(1)

@@ -26,7 +26,10 @@ describe('parseJob', () => {
   })
 
   it('tolerates absent optional fields and statuses the contract does not list yet', () => {
-    expect(parseJob({ status: 'queued' })).toMatchObject({ kind: 'job', job: { status: 'queued', pr: { kind: 'none' }, id: undefined } })
+    expect(parseJob({ status: 'queued' })).toMatchObject({
+      kind: 'job',
+      job: { status: 'queued', pr: { kind: 'none' }, id: undefined }
+    })
   })
 
   it.each([
@@ -49,6 +52,13 @@ describe('parseJob', () => {
 
 describe('isTerminal', () => {
   it('knows completed, archived and failed end a job, and nothing else does', () => {
-    expect(['completed', 'archived', 'failed', 'active', 'Completed', 'queued'].map(isTerminal)).toEqual([true, true, true, false, false, false])
+    expect(['completed', 'archived', 'failed', 'active', 'Completed', 'queued'].map(isTerminal)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false
+    ])
   })
 })

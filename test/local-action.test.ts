@@ -20,13 +20,22 @@ afterEach(async () => {
 })
 
 it('runs under local-action with only the required inputs, and reports every output', async () => {
-  const [key, cert] = await Promise.all(['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8')))
-  const api = await startServer(playJob({ projectId: 'proj', jobId: 'job-7', apiKey: KEY, final: { status: 'completed', prLink: PR } }), {
-    tls: { key: key ?? '', cert: cert ?? '' }
-  })
+  const [key, cert] = await Promise.all(
+    ['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8'))
+  )
+  const api = await startServer(
+    playJob({ projectId: 'proj', jobId: 'job-7', apiKey: KEY, final: { status: 'completed', prLink: PR } }),
+    {
+      tls: { key: key ?? '', cert: cert ?? '' }
+    }
+  )
   const proxy = await startProxy({ routes: { 'api.mintlify.com:443': new URL(api.url).host } })
   const dir = await mkdtemp(join(tmpdir(), 'local-action-'))
-  cleanups.push(() => api.close(), () => proxy.close(), () => rm(dir, { recursive: true, force: true }))
+  cleanups.push(
+    () => api.close(),
+    () => proxy.close(),
+    () => rm(dir, { recursive: true, force: true })
+  )
 
   const required = Object.entries((await readActionMetadata()).inputs).filter(([, input]) => input.required)
   expect(required.map(([name]) => name).sort()).toEqual(['api-key', 'job-id', 'project-id'])
@@ -54,7 +63,13 @@ it('runs under local-action with only the required inputs, and reports every out
   expect(proxy.carried).toEqual(['CONNECT api.mintlify.com:443'])
   expect(api.requests.map((request) => request.url)).toEqual(['/v2/agent/proj/job/job-7'])
   const report = output.slice(output.indexOf('Action Outputs'))
-  for (const [name, value] of [['status', 'completed'], ['outcome', 'completed'], ['prLink', PR], ['pr-number', '31'], ['pr-repository', 'acme/docs']]) {
+  for (const [name, value] of [
+    ['status', 'completed'],
+    ['outcome', 'completed'],
+    ['prLink', PR],
+    ['pr-number', '31'],
+    ['pr-repository', 'acme/docs']
+  ]) {
     expect(report).toMatch(new RegExp(`│ '${name}'\\s*│ '${value ?? ''}'`))
   }
   expect(report).not.toContain('No outputs were set!')

@@ -5,7 +5,12 @@ import type { PollResult } from '../src/job-client.ts'
 import { type PollEvent, type PollerOptions, waitForJob } from '../src/poller.ts'
 import { simulatedClock } from '../sim/simulated-clock.ts'
 
-const OPTIONS: PollerOptions = { pollIntervalMs: 5000, maxPollIntervalMs: 30_000, timeoutMs: 30 * 60_000, requestTimeoutMs: 30_000 }
+const OPTIONS: PollerOptions = {
+  pollIntervalMs: 5000,
+  maxPollIntervalMs: 30_000,
+  timeoutMs: 30 * 60_000,
+  requestTimeoutMs: 30_000
+}
 
 function job(status: string, prLink: string | null = null): AgentJob {
   const parsed = parseJob({ id: 'j', status, prLink })
@@ -24,7 +29,10 @@ function scripted(clock: { now(): number }, answer: (atMs: number, index: number
   return { polls, fetchJob }
 }
 
-function endsAt(endMs: number, final: PollResult = { kind: 'job', job: job('completed', 'https://github.com/a/b/pull/1') }) {
+function endsAt(
+  endMs: number,
+  final: PollResult = { kind: 'job', job: job('completed', 'https://github.com/a/b/pull/1') }
+) {
   return (at: number): PollResult => (at >= endMs ? final : active)
 }
 
@@ -46,7 +54,9 @@ describe('waitForJob', () => {
 
   it('keeps polling through a status the contract does not list', async () => {
     const clock = simulatedClock()
-    const { fetchJob } = scripted(clock, (_, i) => (i < 2 ? { kind: 'job', job: job('queued') } : { kind: 'job', job: job('completed') }))
+    const { fetchJob } = scripted(clock, (_, i) =>
+      i < 2 ? { kind: 'job', job: job('queued') } : { kind: 'job', job: job('completed') }
+    )
     expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ kind: 'completed', polls: 3 })
   })
 
@@ -69,7 +79,9 @@ describe('waitForJob', () => {
       const result = await waitForJob(fetchJob, OPTIONS, clock)
       const lag = result.elapsedMs - durationMs
       expect(result.kind).toBe('completed')
-      expect(lag).toBeLessThanOrEqual(Math.min(OPTIONS.maxPollIntervalMs, Math.max(OPTIONS.pollIntervalMs, 0.2 * durationMs)))
+      expect(lag).toBeLessThanOrEqual(
+        Math.min(OPTIONS.maxPollIntervalMs, Math.max(OPTIONS.pollIntervalMs, 0.2 * durationMs))
+      )
     }
   )
 
@@ -95,12 +107,19 @@ describe('waitForJob', () => {
   it('stops at once on a permanent fault', async () => {
     const clock = simulatedClock()
     const { fetchJob } = scripted(clock, () => ({ kind: 'permanent', reason: 'HTTP 401' }))
-    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({ kind: 'error', reason: 'HTTP 401', polls: 1, elapsedMs: 0 })
+    expect(await waitForJob(fetchJob, OPTIONS, clock)).toMatchObject({
+      kind: 'error',
+      reason: 'HTTP 401',
+      polls: 1,
+      elapsedMs: 0
+    })
   })
 
   it('retries transient faults with growing waits, then reports the job', async () => {
     const clock = simulatedClock(() => 0)
-    const { polls, fetchJob } = scripted(clock, (_, i) => (i < 4 ? { kind: 'transient', reason: 'HTTP 503' } : { kind: 'job', job: job('completed') }))
+    const { polls, fetchJob } = scripted(clock, (_, i) =>
+      i < 4 ? { kind: 'transient', reason: 'HTTP 503' } : { kind: 'job', job: job('completed') }
+    )
     const result = await waitForJob(fetchJob, OPTIONS, clock)
     expect(result).toMatchObject({ kind: 'completed', polls: 5, faults: 4 })
     expect(polls.map((p) => p.at)).toEqual([0, 5000, 15_000, 35_000, 65_000])
@@ -109,7 +128,9 @@ describe('waitForJob', () => {
   it('waits at least as long as Retry-After asks', async () => {
     const clock = simulatedClock(() => 0)
     const { polls, fetchJob } = scripted(clock, (_, i) =>
-      i === 0 ? { kind: 'transient', reason: 'rate limited (HTTP 429)', retryAfterMs: 90_000 } : { kind: 'job', job: job('completed') }
+      i === 0
+        ? { kind: 'transient', reason: 'rate limited (HTTP 429)', retryAfterMs: 90_000 }
+        : { kind: 'job', job: job('completed') }
     )
     await waitForJob(fetchJob, OPTIONS, clock)
     expect(polls.map((p) => p.at)).toEqual([0, 90_000])
@@ -117,17 +138,30 @@ describe('waitForJob', () => {
 
   it('stops at once when Retry-After reaches past the deadline', async () => {
     const clock = simulatedClock()
-    const { fetchJob } = scripted(clock, () => ({ kind: 'transient', reason: 'rate limited (HTTP 429)', retryAfterMs: 3_600_000 }))
+    const { fetchJob } = scripted(clock, () => ({
+      kind: 'transient',
+      reason: 'rate limited (HTTP 429)',
+      retryAfterMs: 3_600_000
+    }))
     const result = await waitForJob(fetchJob, OPTIONS, clock)
     expect(result).toMatchObject({ kind: 'timeout', polls: 1, elapsedMs: 0 })
-    if (result.kind === 'timeout') expect(result.lastFault).toContain('asked to wait 3600s (Retry-After), past the timeout')
+    if (result.kind === 'timeout')
+      expect(result.lastFault).toContain('asked to wait 3600s (Retry-After), past the timeout')
   })
 
   it('reports what kept failing when faults outlast the timeout', async () => {
     const clock = simulatedClock()
-    const { polls, fetchJob } = scripted(clock, () => ({ kind: 'transient', reason: 'connection refused (ECONNREFUSED)' }))
+    const { polls, fetchJob } = scripted(clock, () => ({
+      kind: 'transient',
+      reason: 'connection refused (ECONNREFUSED)'
+    }))
     const result = await waitForJob(fetchJob, { ...OPTIONS, timeoutMs: 120_000 }, clock)
-    expect(result).toMatchObject({ kind: 'timeout', job: undefined, lastFault: 'connection refused (ECONNREFUSED)', elapsedMs: 120_000 })
+    expect(result).toMatchObject({
+      kind: 'timeout',
+      job: undefined,
+      lastFault: 'connection refused (ECONNREFUSED)',
+      elapsedMs: 120_000
+    })
     expect(result.polls).toBe(polls.length)
   })
 
@@ -138,7 +172,9 @@ describe('waitForJob', () => {
     expect(await waitForJob(never.fetchJob, OPTIONS, first)).toMatchObject({ kind: 'error', polls: 1 })
 
     const second = simulatedClock()
-    const flaky = scripted(second, (_, i) => (i === 0 ? active : i === 1 ? notFound : { kind: 'job', job: job('completed') }))
+    const flaky = scripted(second, (_, i) =>
+      i === 0 ? active : i === 1 ? notFound : { kind: 'job', job: job('completed') }
+    )
     expect(await waitForJob(flaky.fetchJob, OPTIONS, second)).toMatchObject({ kind: 'completed', polls: 3, faults: 1 })
   })
 
@@ -154,7 +190,10 @@ describe('waitForJob', () => {
     const events: PollEvent[] = []
     await waitForJob(fetchJob, OPTIONS, clock, (event) => events.push(event))
     const statuses = events.flatMap((e) => (e.kind === 'status' ? [[e.previous, e.job.status]] : []))
-    expect(statuses).toEqual([[undefined, 'active'], ['active', 'completed']])
+    expect(statuses).toEqual([
+      [undefined, 'active'],
+      ['active', 'completed']
+    ])
     const heartbeats = events.filter((e) => e.kind === 'heartbeat').length
     expect(heartbeats).toBeGreaterThanOrEqual(3)
     expect(heartbeats).toBeLessThanOrEqual(5)

@@ -21,7 +21,9 @@ it('documents in the README every output a workflow example uses', async () => {
 
 it('has complete workflow examples that pass actionlint', async () => {
   const readme = await readFile(README, 'utf8')
-  const workflows = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? '').filter((yaml) => /^jobs:/m.test(yaml))
+  const workflows = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((match) => match[1] ?? '')
+    .filter((yaml) => /^jobs:/m.test(yaml))
   expect(workflows.length).toBeGreaterThanOrEqual(2)
   for (const [index, workflow] of workflows.entries()) {
     const problems = await runLint(workflow, `readme-example-${index + 1}.yml`)

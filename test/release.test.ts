@@ -26,7 +26,11 @@ function release(...args: string[]): { status: number | null; output: string } {
   const run = spawnSync('bash', ['scripts/release.sh', ...args], {
     cwd: repo,
     encoding: 'utf8',
-    env: { ...process.env, RELEASE_SKIP_BUNDLE: '1', PATH: `${join(process.execPath, '..')}:${process.env['PATH'] ?? ''}` }
+    env: {
+      ...process.env,
+      RELEASE_SKIP_BUNDLE: '1',
+      PATH: `${join(process.execPath, '..')}:${process.env['PATH'] ?? ''}`
+    }
   })
   return { status: run.status, output: run.stdout + run.stderr }
 }
@@ -44,7 +48,10 @@ describe('scripts/release.sh', () => {
   it('tags vX.Y.Z and moves the major tag to each new release', () => {
     setUp()
     commitVersion('1.2.3')
-    expect(release('1.2.3')).toMatchObject({ status: 0, output: expect.stringContaining('Tagged v1.2.3 and moved v1 to it.') as string })
+    expect(release('1.2.3')).toMatchObject({
+      status: 0,
+      output: expect.stringContaining('Tagged v1.2.3 and moved v1 to it.') as string
+    })
     const first = git('rev-parse', 'HEAD')
     commitVersion('1.3.0')
     expect(release('1.3.0').status).toBe(0)
@@ -54,12 +61,27 @@ describe('scripts/release.sh', () => {
   })
 
   it.each([
-    ['a version package.json does not have', () => commitVersion('1.0.0'), '1.0.1', "package.json's version is not 1.0.1"],
-    ['a version the changelog does not describe', () => commitVersion('1.0.0', '## 0.9.0\n'), '1.0.0', "CHANGELOG.md has no '## 1.0.0' section"],
-    ['a dirty tree', () => {
-      commitVersion('1.0.0')
-      writeFileSync(join(repo, 'package.json'), '{}')
-    }, '1.0.0', 'uncommitted changes'],
+    [
+      'a version package.json does not have',
+      () => commitVersion('1.0.0'),
+      '1.0.1',
+      "package.json's version is not 1.0.1"
+    ],
+    [
+      'a version the changelog does not describe',
+      () => commitVersion('1.0.0', '## 0.9.0\n'),
+      '1.0.0',
+      "CHANGELOG.md has no '## 1.0.0' section"
+    ],
+    [
+      'a dirty tree',
+      () => {
+        commitVersion('1.0.0')
+        writeFileSync(join(repo, 'package.json'), '{}')
+      },
+      '1.0.0',
+      'uncommitted changes'
+    ],
     ['a malformed version', () => commitVersion('1.0.0'), 'v1.0', 'usage: scripts/release.sh X.Y.Z']
   ])('refuses %s', (_, prepare, version, message) => {
     setUp()
@@ -74,6 +96,9 @@ describe('scripts/release.sh', () => {
     setUp()
     commitVersion('2.0.0')
     expect(release('2.0.0').status).toBe(0)
-    expect(release('2.0.0')).toMatchObject({ status: 1, output: expect.stringContaining('v2.0.0 exists already') as string })
+    expect(release('2.0.0')).toMatchObject({
+      status: 1,
+      output: expect.stringContaining('v2.0.0 exists already') as string
+    })
   })
 })

@@ -24,7 +24,9 @@ describe('pollDelay', () => {
 
 describe('faultDelay', () => {
   it('doubles with each fault in a row, capped by max-poll-interval', () => {
-    expect([1, 2, 3, 4, 5, 50].map((n) => faultDelay(n, options, noJitter))).toEqual([5000, 10_000, 20_000, 30_000, 30_000, 30_000])
+    expect([1, 2, 3, 4, 5, 50].map((n) => faultDelay(n, options, noJitter))).toEqual([
+      5000, 10_000, 20_000, 30_000, 30_000, 30_000
+    ])
   })
 
   it('spreads retries over the upper half of the delay', () => {

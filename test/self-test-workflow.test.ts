@@ -35,11 +35,14 @@ it('passes the self-test workflow, step by step, as the runner would run it', as
   const steps = Object.values(workflow.jobs).flatMap((job) => job.steps)
   const results: Record<string, { outcome: string; outputs: Record<string, string> }> = {}
   const expand = (text: string): string =>
-    text.replace(/\$\{\{\s*steps\.([\w-]+)\.(outcome|outputs\.([\w-]+))\s*\}\}/g, (_, id: string, what: string, output?: string) => {
-      const result = results[id]
-      if (!result) throw new Error(`the workflow refers to step "${id}" before it ran`)
-      return what === 'outcome' ? result.outcome : (result.outputs[output ?? ''] ?? '')
-    })
+    text.replace(
+      /\$\{\{\s*steps\.([\w-]+)\.(outcome|outputs\.([\w-]+))\s*\}\}/g,
+      (_, id: string, what: string, output?: string) => {
+        const result = results[id]
+        if (!result) throw new Error(`the workflow refers to step "${id}" before it ran`)
+        return what === 'outcome' ? result.outcome : (result.outputs[output ?? ''] ?? '')
+      }
+    )
 
   let actionSteps = 0
   let checkSteps = 0
@@ -51,11 +54,15 @@ it('passes the self-test workflow, step by step, as the runner would run it', as
       const run = await runAction({ inputs })
       const outcome = run.exitCode === 0 ? 'success' : 'failure'
       if (step.id) results[step.id] = { outcome, outputs: run.outputs }
-      if (outcome === 'failure' && !step['continue-on-error']) throw new Error(`step "${step.name ?? ''}" failed:\n${run.stdout}`)
+      if (outcome === 'failure' && !step['continue-on-error'])
+        throw new Error(`step "${step.name ?? ''}" failed:\n${run.stdout}`)
     } else if (step.run && step.env && Object.values(step.env).some((value) => value.includes('steps.'))) {
       checkSteps += 1
       const env = Object.fromEntries(Object.entries(step.env).map(([name, value]) => [name, expand(value)]))
-      const check = spawnSync('bash', ['-eo', 'pipefail', '-c', step.run], { env: { ...process.env, ...env }, encoding: 'utf8' })
+      const check = spawnSync('bash', ['-eo', 'pipefail', '-c', step.run], {
+        env: { ...process.env, ...env },
+        encoding: 'utf8'
+      })
       expect(check.status, `step "${step.name ?? ''}": ${check.stderr}`).toBe(0)
     }
   }

@@ -5,7 +5,10 @@ import { readActionMetadata } from '../sim/run-action.ts'
 
 const metadata = await readActionMetadata()
 const DEFAULTS = Object.fromEntries(
-  Object.entries(metadata.inputs).map(([name, input]) => [name, input.default?.replace('${{ github.token }}', 'ghs_token') ?? ''])
+  Object.entries(metadata.inputs).map(([name, input]) => [
+    name,
+    input.default?.replace('${{ github.token }}', 'ghs_token') ?? ''
+  ])
 )
 
 interface Read {
@@ -17,7 +20,13 @@ interface Read {
 
 /** Reads the inputs with the real `@actions/core`, from INPUT_* variables as the runner sets them. */
 function read(inputs: Record<string, string>): Read {
-  const all: Record<string, string> = { ...DEFAULTS, 'project-id': 'proj', 'job-id': 'job-1', 'api-key': 'mint_abc', ...inputs }
+  const all: Record<string, string> = {
+    ...DEFAULTS,
+    'project-id': 'proj',
+    'job-id': 'job-1',
+    'api-key': 'mint_abc',
+    ...inputs
+  }
   for (const name of Object.keys(process.env)) if (name.startsWith('INPUT_')) Reflect.deleteProperty(process.env, name)
   for (const [name, value] of Object.entries(all)) process.env[`INPUT_${name.toUpperCase()}`] = value
   const secrets: string[] = []
@@ -108,21 +117,34 @@ describe('readSettings', () => {
 
   it('needs a token only when commenting', () => {
     expect(read({ 'github-token': '' }).settings).toBeDefined()
-    expect(read({ 'github-token': '', comment: 'true' }).error).toContain('Input "github-token" is required when "comment" is true')
+    expect(read({ 'github-token': '', comment: 'true' }).error).toContain(
+      'Input "github-token" is required when "comment" is true'
+    )
   })
 
-  it.each(['http://localhost:8080', 'http://127.0.0.1:1', 'http://[::1]:9'])('allows plain http for loopback %s', (url) => {
-    expect(read({ 'base-url': url }).settings?.jobUrl.origin).toBe(new URL(url).origin)
-  })
+  it.each(['http://localhost:8080', 'http://127.0.0.1:1', 'http://[::1]:9'])(
+    'allows plain http for loopback %s',
+    (url) => {
+      expect(read({ 'base-url': url }).settings?.jobUrl.origin).toBe(new URL(url).origin)
+    }
+  )
 
   it('keeps a base path and encodes ids so they stay one path segment each', () => {
-    const { settings } = read({ 'base-url': 'https://gateway.example.com/mintlify/', 'project-id': 'p/../x', 'job-id': 'j?admin=1#f' })
+    const { settings } = read({
+      'base-url': 'https://gateway.example.com/mintlify/',
+      'project-id': 'p/../x',
+      'job-id': 'j?admin=1#f'
+    })
     expect(settings?.jobUrl.href).toBe('https://gateway.example.com/mintlify/v2/agent/p%2F..%2Fx/job/j%3Fadmin%3D1%23f')
     expect(settings?.jobUrl.search).toBe('')
   })
 
   it('reads fail-on separated by commas or newlines, in any case', () => {
-    expect([...(read({ 'fail-on': 'Completed,\n archived\nTIMEOUT' }).settings?.failOn ?? [])]).toEqual(['completed', 'archived', 'timeout'])
+    expect([...(read({ 'fail-on': 'Completed,\n archived\nTIMEOUT' }).settings?.failOn ?? [])]).toEqual([
+      'completed',
+      'archived',
+      'timeout'
+    ])
     expect(read({ 'fail-on': '' }).settings?.failOn.size).toBe(0)
   })
 

@@ -33,13 +33,20 @@ describe('httpUrl', () => {
 
 describe('parsePullRequestUrl', () => {
   it('reads owner/name and number from github.com and Enterprise Server URLs', () => {
-    expect(parsePullRequestUrl(new URL('https://github.com/acme/docs/pull/17'))).toEqual({ repository: 'acme/docs', number: 17 })
-    expect(parsePullRequestUrl(new URL('https://ghes.corp/org/repo/pull/3/'))).toEqual({ repository: 'org/repo', number: 3 })
+    expect(parsePullRequestUrl(new URL('https://github.com/acme/docs/pull/17'))).toEqual({
+      repository: 'acme/docs',
+      number: 17
+    })
+    expect(parsePullRequestUrl(new URL('https://ghes.corp/org/repo/pull/3/'))).toEqual({
+      repository: 'org/repo',
+      number: 3
+    })
   })
-  it.each(['https://github.com/acme/docs/issues/17', 'https://gitlab.com/g/p/-/merge_requests/1', 'https://github.com/acme/docs/pull/17/files'])(
-    'finds no pull request in %s',
-    (url) => {
-      expect(parsePullRequestUrl(new URL(url))).toBeUndefined()
-    }
-  )
+  it.each([
+    'https://github.com/acme/docs/issues/17',
+    'https://gitlab.com/g/p/-/merge_requests/1',
+    'https://github.com/acme/docs/pull/17/files'
+  ])('finds no pull request in %s', (url) => {
+    expect(parsePullRequestUrl(new URL(url))).toBeUndefined()
+  })
 })
