@@ -39,6 +39,8 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
       projectId: story.projectId,
       jobId: story.jobId,
       userAgent: 'bench',
+      redact: (text: string) => text,
+      githubHosts: new Set(['github.com']),
       dispatcher: http.dispatcher,
       cancelSignal: new AbortController().signal
     })

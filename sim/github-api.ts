@@ -1,12 +1,16 @@
-// A local stand-in for the GitHub REST API's issue comments: list (paginated), create, update.
-import type { IncomingMessage } from 'node:http'
+// A local stand-in for the parts of GitHub's API the action uses: GraphQL's `viewer` (who the token acts as),
+// and an issue's comments: list (paginated), create, update.
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 
 export interface StoredComment {
   readonly id: number
   readonly issue: number
   body: string
+  /** The author's login, e.g. `github-actions[bot]`. */
   readonly user: string
+  readonly createdAt: string
+  updatedAt: string
 }
 
 export interface FakeGitHub extends RunningServer {
@@ -19,12 +23,18 @@ export interface FakeGitHub extends RunningServer {
 export interface FakeGitHubOptions {
   readonly owner?: string
   readonly repo?: string
+  /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes. */
+  readonly viewer?: string
   /** Comments already on the issues when the run starts. */
-  readonly existing?: Omit<StoredComment, 'id'>[]
+  readonly existing?: Pick<StoredComment, 'issue' | 'body' | 'user'>[]
   /** Answer these statuses to the first requests, in turn (e.g. [502] for one transient failure). */
   readonly failFirst?: number[]
   /** Answer every write with this status (e.g. 403 for a token without permission). */
   readonly refuseWrites?: number
+  /** Answers a request first when it returns true: for hostile or hanging answers. `call` is `METHOD path`. */
+  readonly intercept?: (call: string, req: IncomingMessage, res: ServerResponse) => boolean
+  /** The `html_url` given for a comment; GitHub's own form by default. */
+  readonly htmlUrl?: (comment: StoredComment) => string
 }
 
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -36,27 +46,47 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   const owner = options.owner ?? 'acme'
   const repo = options.repo ?? 'docs'
+  const viewer = options.viewer ?? 'github-actions[bot]'
   const comments: StoredComment[] = []
   const calls: string[] = []
   let nextId = 1000
-  for (const comment of options.existing ?? []) comments.push({ ...comment, id: nextId++ })
+  // Timestamps a second apart, in the order the comments were made.
+  let clock = Date.parse('2026-11-22T09:00:00Z')
+  const now = (): string => new Date((clock += 1000)).toISOString()
+  for (const comment of options.existing ?? []) {
+    const at = now()
+    comments.push({ ...comment, id: nextId++, createdAt: at, updatedAt: at })
+  }
   const failures = [...(options.failFirst ?? [])]
   const listPath = new RegExp(`^/repos/${owner}/${repo}/issues/(\\d+)/comments$`)
   const updatePath = new RegExp(`^/repos/${owner}/${repo}/issues/comments/(\\d+)$`)
   const server: RunningServer = await startServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
-    calls.push(`${req.method ?? ''} ${url.pathname}`)
+    const call = `${req.method ?? ''} ${url.pathname}`
+    calls.push(call)
+    if (options.intercept?.(call, req, res)) return
     const failure = failures.shift()
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })
-    const htmlUrl = (comment: StoredComment): string =>
-      `https://github.com/${owner}/${repo}/issues/${comment.issue}#issuecomment-${comment.id}`
+    const htmlUrl =
+      options.htmlUrl ??
+      ((comment: StoredComment) =>
+        `https://github.com/${owner}/${repo}/issues/${comment.issue}#issuecomment-${comment.id}`)
     const view = (comment: StoredComment) => ({
       id: comment.id,
       body: comment.body,
-      user: { login: comment.user },
-      html_url: htmlUrl(comment)
+      user: { login: comment.user, type: comment.user.endsWith('[bot]') ? 'Bot' : 'User' },
+      html_url: htmlUrl(comment),
+      created_at: comment.createdAt,
+      updated_at: comment.updatedAt
     })
 
+    if (call === 'POST /graphql') {
+      const { query } = await readBody(req)
+      if (typeof query === 'string' && /viewer\s*{\s*login\s*}/.test(query)) {
+        return sendJson(res, 200, { data: { viewer: { login: viewer } } })
+      }
+      return sendJson(res, 200, { errors: [{ message: 'unknown query' }] })
+    }
     const list = listPath.exec(url.pathname)
     if (list && req.method === 'GET') {
       const issue = Number(list[1])
@@ -78,20 +108,25 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     }
     if (list && req.method === 'POST') {
       const { body } = await readBody(req)
+      const at = now()
       const comment: StoredComment = {
         id: nextId++,
         issue: Number(list[1]),
         body: String(body),
-        user: 'github-actions[bot]'
+        user: viewer,
+        createdAt: at,
+        updatedAt: at
       }
       comments.push(comment)
       return sendJson(res, 201, view(comment))
     }
     const update = updatePath.exec(url.pathname)
     if (update && req.method === 'PATCH') {
+      // A token with admin rights can edit anyone's comment, as on GitHub: the action must not rely on a refusal.
       const comment = comments.find((candidate) => candidate.id === Number(update[1]))
       if (!comment) return sendJson(res, 404, { message: 'Not Found' })
       comment.body = String((await readBody(req))['body'])
+      comment.updatedAt = now()
       return sendJson(res, 200, view(comment))
     }
     return sendJson(res, 404, { message: 'Not Found' })

@@ -3,15 +3,20 @@ import { context } from '@actions/github'
 import type { Dispatcher } from 'undici'
 import { commentMarker, type CommentContext, renderComment } from './comment-body.ts'
 import { type CommentTarget, resolveCommentTarget } from './comment-target.ts'
+import { formatDuration } from './duration.ts'
 import { errorMessage } from './error-message.ts'
 import { createGitHubClient, type GitHubClient } from './github-client.ts'
 import type { WaitResult } from './poller.ts'
+import type { Redact } from './redact.ts'
+import { forLog, httpUrl } from './untrusted-text.ts'
 
 interface CommentRequest {
   readonly token: string
   readonly issueNumber: number | undefined
   readonly userAgent: string
   readonly dispatcher: Dispatcher
+  /** Replaces the key and the token in everything GitHub says. */
+  readonly redact: Redact
   readonly jobId: string
   readonly timeoutMs: number
   readonly message: string
@@ -21,21 +26,44 @@ interface CommentRequest {
 type CommentResult =
   { readonly kind: 'commented'; readonly url: string } | { readonly kind: 'warning'; readonly warning: string }
 
-async function findMarkedComment(
-  octokit: GitHubClient,
+/** Everything the comment does ends within this; it never holds the runner longer. */
+const COMMENT_DEADLINE_MS = 60_000
+
+/**
+ * The login the token acts as. GraphQL's `viewer` answers for every kind of token (a user's, a GitHub App's
+ * installation token, the workflow's GITHUB_TOKEN), where REST's `GET /user` refuses installation tokens.
+ */
+async function loginOf(github: GitHubClient): Promise<string> {
+  const answer = await github.octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }')
+  const login = answer.viewer?.login
+  if (typeof login !== 'string' || login === '') throw new Error('GitHub did not say who the token acts as')
+  return login
+}
+
+/** Whether GitHub's `user.login` is this login: an app's comments are by `name[bot]`, whichever way GraphQL says it. */
+function isAuthor(author: string | undefined, login: string): boolean {
+  return author === login || author === `${login}[bot]` || `${author ?? ''}[bot]` === login
+}
+
+/** The id of our comment for this job: it starts with the job's marker and was written by the token's own login. */
+async function findOwnComment(
+  github: GitHubClient,
   target: CommentTarget,
-  marker: string
+  marker: string,
+  login: string
 ): Promise<number | undefined> {
   let found: number | undefined
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+  const pages = github.octokit.paginate.iterator(github.octokit.rest.issues.listComments, {
     owner: target.owner,
     repo: target.repo,
     issue_number: target.number,
     per_page: 100
   })
   for await (const page of pages) {
-    // Only a comment that starts with the marker: a reply quoting ours starts with "> ".
-    for (const comment of page.data) if (comment.body?.startsWith(marker)) found = comment.id
+    for (const comment of page.data) {
+      // Only a comment that starts with the marker (a reply quoting ours starts with "> "), and only our own.
+      if (comment.body?.startsWith(marker) && isAuthor(comment.user?.login, login)) found = comment.id
+    }
   }
   return found
 }
@@ -46,10 +74,18 @@ function status(error: unknown): number | undefined {
     : undefined
 }
 
-function failureWarning(error: unknown, target: CommentTarget): string {
+function failureWarning(error: unknown, target: CommentTarget, github: GitHubClient, redact: Redact): string {
   const where = `${target.noun} #${target.number} in ${target.owner}/${target.repo}`
+  const rateLimit = github.rateLimitHit()
+  if (rateLimit) {
+    const which = rateLimit.secondary ? 'secondary rate limit' : 'rate limit'
+    return `Could not comment on ${where}: GitHub's ${which} for this token was reached, and it asked to wait ${rateLimit.retryAfterS}s, past the comment's deadline of ${formatDuration(COMMENT_DEADLINE_MS)}. The limit resets by itself; many jobs commenting at once share it.`
+  }
+  if (github.signal.aborted) {
+    return `Could not comment on ${where}: GitHub's API (${forLog(redact(context.apiUrl), 200)}) did not finish answering within the comment's deadline of ${formatDuration(COMMENT_DEADLINE_MS)}.`
+  }
   const code = status(error)
-  const detail = `${code === undefined ? '' : `HTTP ${code}: `}${errorMessage(error)}`
+  const detail = `${code === undefined ? '' : `HTTP ${code}: `}${forLog(redact(errorMessage(error)), 300)}`
   if (code === 403 || code === 401) {
     const permission =
       target.noun === 'issue'
@@ -63,7 +99,7 @@ function failureWarning(error: unknown, target: CommentTarget): string {
   return `Could not comment on ${where} (${detail}).`
 }
 
-/** Creates or updates this job's comment on the triggering issue or pull request. */
+/** Creates or updates this job's comment on the triggering issue or pull request. Never throws. */
 export async function commentOutcome(result: WaitResult, request: CommentRequest): Promise<CommentResult> {
   const resolved = resolveCommentTarget({
     issueNumber: request.issueNumber,
@@ -82,21 +118,30 @@ export async function commentOutcome(result: WaitResult, request: CommentRequest
     message: request.message
   }
   const body = renderComment(result, commentContext)
-  const octokit = createGitHubClient({
+  const github = createGitHubClient({
     token: request.token,
     baseUrl: context.apiUrl,
     userAgent: request.userAgent,
-    dispatcher: request.dispatcher
+    dispatcher: request.dispatcher,
+    deadlineMs: COMMENT_DEADLINE_MS
   })
   try {
-    const existing = await findMarkedComment(octokit, target, commentMarker(request.jobId))
+    const login = await loginOf(github)
+    const existing = await findOwnComment(github, target, commentMarker(request.jobId), login)
     const issue = { owner: target.owner, repo: target.repo }
     const response =
       existing === undefined
-        ? await octokit.rest.issues.createComment({ ...issue, issue_number: target.number, body })
-        : await octokit.rest.issues.updateComment({ ...issue, comment_id: existing, body })
-    return { kind: 'commented', url: response.data.html_url }
+        ? await github.octokit.rest.issues.createComment({ ...issue, issue_number: target.number, body })
+        : await github.octokit.rest.issues.updateComment({ ...issue, comment_id: existing, body })
+    const url = httpUrl(response.data.html_url)
+    if (!url) {
+      return {
+        kind: 'warning',
+        warning: `Commented on ${target.noun} #${target.number}, but GitHub gave no http(s) address for it.`
+      }
+    }
+    return { kind: 'commented', url: url.href }
   } catch (error) {
-    return { kind: 'warning', warning: failureWarning(error, target) }
+    return { kind: 'warning', warning: failureWarning(error, target, github, request.redact) }
   }
 }

@@ -2,11 +2,12 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const
 type Unit = keyof typeof UNIT_MS
 
 const BARE_SECONDS = /^\d+(?:\.\d+)?$/
-const WITH_UNITS = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/
+const WITH_UNITS = /^\d+(?:\.\d+)?(?:ms|s|m|h)(?:\s*\d+(?:\.\d+)?(?:ms|s|m|h))*$/
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g
 
 /**
- * Parses `500ms`, `10s`, `5m`, `1h`, compounds such as `1h30m`, or a bare number of seconds.
+ * Parses `500ms`, `10s`, `5m`, `1h`, compounds such as `1h30m` or `1m 30s` (as the action writes durations), or a
+ * bare number of seconds.
  * Returns milliseconds, or undefined when the text is not a duration.
  */
 export function parseDuration(text: string): number | undefined {

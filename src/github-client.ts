@@ -4,7 +4,23 @@ import { Octokit } from '@octokit/rest'
 import { type Dispatcher, fetch as undiciFetch } from 'undici'
 
 const GitHub = Octokit.plugin(retry, throttling)
-export type GitHubClient = InstanceType<typeof GitHub>
+type GitHubOctokit = InstanceType<typeof GitHub>
+
+/** A rate limit GitHub reported that was not waited out, because it reached past the deadline. */
+export interface RateLimitHit {
+  readonly secondary: boolean
+  /** How long GitHub asked to wait, in seconds. */
+  readonly retryAfterS: number
+}
+
+/** The action's GitHub client for one piece of work, bounded by one deadline. */
+export interface GitHubClient {
+  readonly octokit: GitHubOctokit
+  /** Aborted when the deadline passes: every request and every wait stops there. */
+  readonly signal: AbortSignal
+  /** The rate limit that made a request give up, if one did. */
+  rateLimitHit(): RateLimitHit | undefined
+}
 
 interface GitHubClientOptions {
   readonly token: string
@@ -13,25 +29,37 @@ interface GitHubClientOptions {
   readonly userAgent: string
   /** The action's one dispatcher, so proxies apply to GitHub as they do to the admin API. */
   readonly dispatcher: Dispatcher
+  /** Everything done with this client ends within this long. */
+  readonly deadlineMs: number
+  /** Aborted when the workflow is cancelled. */
+  readonly cancelSignal?: AbortSignal
 }
 
 /** How many times a rate-limited request is tried again before giving up. */
 const RATE_LIMIT_RETRIES = 2
-/** A wait longer than this for a rate limit is not worth holding the runner for. */
-const LONGEST_RATE_LIMIT_WAIT_S = 60
 
-/** The action's one GitHub REST client: retries, throttling, and every request through undici. */
+/** One Octokit with retries and throttling, every request through undici and bounded by the deadline. */
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
-  const retryRateLimited = (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean =>
-    retryCount < RATE_LIMIT_RETRIES && retryAfter <= LONGEST_RATE_LIMIT_WAIT_S
+  const deadlineAt = Date.now() + options.deadlineMs
+  const signals = [AbortSignal.timeout(options.deadlineMs), ...(options.cancelSignal ? [options.cancelSignal] : [])]
+  const signal = AbortSignal.any(signals)
+  let hit: RateLimitHit | undefined
+  const retryWithinDeadline =
+    (secondary: boolean) =>
+    (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean => {
+      if (retryCount < RATE_LIMIT_RETRIES && Date.now() + retryAfter * 1000 < deadlineAt) return true
+      hit = { secondary, retryAfterS: retryAfter }
+      return false
+    }
   const fetch = ((url: string, init: Parameters<typeof undiciFetch>[1]) =>
-    undiciFetch(url, { ...init, dispatcher: options.dispatcher })) as unknown as typeof globalThis.fetch
-  return new GitHub({
+    undiciFetch(url, { ...init, dispatcher: options.dispatcher, signal })) as unknown as typeof globalThis.fetch
+  const octokit = new GitHub({
     auth: options.token,
     baseUrl: options.baseUrl,
     userAgent: options.userAgent,
     request: { fetch },
-    throttle: { onRateLimit: retryRateLimited, onSecondaryRateLimit: retryRateLimited },
-    retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 451] }
+    throttle: { onRateLimit: retryWithinDeadline(false), onSecondaryRateLimit: retryWithinDeadline(true) },
+    retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2 }
   })
+  return { octokit, signal, rateLimitHit: () => hit }
 }

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici'
 import { exchange, type Headers } from './http.ts'
-import { type AgentJob, parseJob } from './job.ts'
+import { type AgentJob, type JobExpectations, parseJob } from './job.ts'
+import { type Redact, redactJson } from './redact.ts'
 import { parseRetryAfter } from './retry-after.ts'
 import { forLog } from './untrusted-text.ts'
 
@@ -22,11 +23,12 @@ export type PollResult =
   | { readonly kind: 'permanent'; readonly reason: string }
   | { readonly kind: 'cancelled' }
 
-interface JobClientOptions {
+interface JobClientOptions extends JobExpectations {
   readonly jobUrl: URL
   readonly apiKey: string
   readonly projectId: string
-  readonly jobId: string
+  /** Replaces the key and the GitHub token in everything the API says, before anything else reads it. */
+  readonly redact: Redact
   readonly userAgent: string
   readonly dispatcher: Dispatcher
   /** Aborted when the workflow is cancelled. */
@@ -75,23 +77,19 @@ function classify(
   if (status === 200) {
     if (body === undefined)
       return { kind: 'transient', reason: `HTTP 200 with a body over ${MAX_BODY_BYTES} bytes, not read` }
-    let decoded: unknown
-    try {
-      decoded = JSON.parse(body)
-    } catch {
-      return { kind: 'transient', reason: 'HTTP 200 with a body that is not JSON' }
-    }
-    const parsed = parseJob(decoded)
+    const decoded = decodeJson(body, options.redact)
+    if (decoded === NOT_JSON) return { kind: 'transient', reason: 'HTTP 200 with a body that is not JSON' }
+    const parsed = parseJob(decoded, options)
     return parsed.kind === 'job'
       ? parsed
       : { kind: 'transient', reason: `HTTP 200 with a body that is not a job: ${parsed.reason}` }
   }
 
-  const detail = errorDetail(body).replaceAll(options.apiKey, '***')
+  const detail = errorDetail(body, options.redact)
   const described = `HTTP ${status}${detail}`
   if (status >= 300 && status < 400) {
     const location = headers['location']
-    const target = typeof location === 'string' ? ` to ${forLog(location)}` : ''
+    const target = typeof location === 'string' ? ` to ${forLog(options.redact(location))}` : ''
     return {
       kind: 'permanent',
       reason: `The API answered ${described}, a redirect${target}. Redirects are not followed so the API key never travels elsewhere: set base-url to the address that answers directly.`
@@ -106,7 +104,7 @@ function classify(
   if (status === 404) {
     return {
       kind: 'permanent',
-      reason: `No agent job "${forLog(options.jobId)}" was found in project "${forLog(options.projectId)}" (${described}). Check job-id (the id the job-creating step returned) and project-id (from the dashboard's API keys page).`
+      reason: `No agent job "${forLog(options.jobId)}" was found in project "${forLog(options.projectId)}" (${described} from GET ${options.jobUrl.href}). Check job-id (the id the job-creating step returned), project-id (from the dashboard's API keys page), and that base-url is the API's root.`
     }
   }
   if (status >= 400 && status < 500 && !RETRIABLE_CLIENT_ERRORS.has(status)) {
@@ -117,16 +115,22 @@ function classify(
   return retryAfterMs === undefined ? { kind: 'transient', reason } : { kind: 'transient', reason, retryAfterMs }
 }
 
-/** The API's `{"error": "..."}` message, if the body has one, as a suffix. HTML and other bodies are left out. */
-function errorDetail(body: string | undefined): string {
-  if (body === undefined) return ''
+const NOT_JSON = Symbol('not JSON')
+
+/** The body's JSON (a leading byte-order mark allowed), with every string redacted; NOT_JSON if it is none. */
+function decodeJson(body: string, redact: Redact): unknown {
   try {
-    const decoded: unknown = JSON.parse(body)
-    if (typeof decoded === 'object' && decoded !== null && 'error' in decoded && typeof decoded.error === 'string') {
-      return `: ${forLog(decoded.error)}`
-    }
+    return redactJson(JSON.parse(body.replace(/^\uFEFF/, '')), redact)
   } catch {
-    // not JSON: nothing worth quoting
+    return NOT_JSON
+  }
+}
+
+/** The API's `{"error": "..."}` message, if the body has one, as a suffix. HTML and other bodies are left out. */
+function errorDetail(body: string | undefined, redact: Redact): string {
+  const decoded = body === undefined ? undefined : decodeJson(body, redact)
+  if (typeof decoded === 'object' && decoded !== null && 'error' in decoded && typeof decoded.error === 'string') {
+    return `: ${forLog(decoded.error)}`
   }
   return ''
 }

@@ -1,4 +1,5 @@
 import { checkPrLink, type PullRequestLink } from './pull-request-link.ts'
+import { forLog } from './untrusted-text.ts'
 
 /** The statuses after which a job no longer changes. */
 export const TERMINAL_STATUSES = ['completed', 'archived', 'failed'] as const
@@ -7,7 +8,7 @@ export type TerminalStatus = (typeof TERMINAL_STATUSES)[number]
 /** An agent job as the admin API returns it, narrowed from untrusted JSON. */
 export interface AgentJob {
   readonly id: string | undefined
-  /** `active`, a terminal status, or a value the contract does not list yet. */
+  /** Trimmed and lower-cased: `active`, a terminal status, or a value the contract does not list yet. */
   readonly status: string
   /** `prLink`, checked. */
   readonly pr: PullRequestLink
@@ -16,12 +17,21 @@ export interface AgentJob {
   readonly ref: string | null | undefined
   readonly createdAt: string | undefined
   readonly archivedAt: string | null | undefined
-  /** The body as received, for the `job` output. */
+  /** Fields left out because their type was not the contract's, e.g. `"model" (a number)`. */
+  readonly ignored: readonly string[]
+  /** The body as received (with secrets redacted), for the `job` output. */
   readonly body: Record<string, unknown>
 }
 
 type ParsedJob =
   { readonly kind: 'job'; readonly job: AgentJob } | { readonly kind: 'invalid'; readonly reason: string }
+
+/** What the job must be: the one asked for, with its pull request judged against these GitHub hosts. */
+export interface JobExpectations {
+  readonly jobId: string
+  /** Hosts whose pull request URLs give `pr-number` and `pr-repository`: github.com and the runner's own. */
+  readonly githubHosts: ReadonlySet<string>
+}
 
 export function isTerminal(status: string): status is TerminalStatus {
   return (TERMINAL_STATUSES as readonly string[]).includes(status)
@@ -31,52 +41,61 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-type Kind = 'string' | 'nullable string'
-
-const JOB_FIELDS: Record<string, Kind> = {
-  id: 'string',
-  prLink: 'nullable string',
-  model: 'string',
-  createdAt: 'string',
-  archivedAt: 'nullable string'
-}
-const SOURCE_FIELDS: Record<string, Kind> = { repository: 'string', ref: 'nullable string' }
-
-/** Names the fields present with a type the contract does not allow (absent fields are tolerated). */
-function mistypedFields(record: Record<string, unknown>, fields: Record<string, Kind>, prefix = ''): string[] {
-  return Object.entries(fields)
-    .filter(([name, kind]) => {
-      const value = record[name]
-      if (value === undefined || typeof value === 'string') return false
-      return !(value === null && kind === 'nullable string')
-    })
-    .map(([name]) => `"${prefix}${name}"`)
+function typeName(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
 
-/** Narrows a decoded 200 body to an agent job, or says why it is not one. */
-export function parseJob(body: unknown): ParsedJob {
+/**
+ * Narrows a decoded 200 body to an agent job, or says why it is not one. The job is judged only by the fields
+ * the action relies on: `status`, `id` when present, and `prLink` when present. A descriptive field of the wrong
+ * type is left out and named in `ignored`.
+ */
+export function parseJob(body: unknown, expected: JobExpectations): ParsedJob {
   if (!isRecord(body)) return { kind: 'invalid', reason: 'the body is not a JSON object' }
-  const { status } = body
+  const { status, id, prLink } = body
   if (typeof status !== 'string' || status.trim() === '') {
     return { kind: 'invalid', reason: 'the body has no "status" string' }
   }
-  const source = body['source'] ?? {}
-  if (!isRecord(source)) return { kind: 'invalid', reason: '"source" is not an object' }
-  const mistyped = [...mistypedFields(body, JOB_FIELDS), ...mistypedFields(source, SOURCE_FIELDS, 'source.')]
-  if (mistyped.length > 0) return { kind: 'invalid', reason: `${mistyped.join(', ')} has the wrong type` }
+  if (id !== undefined && !(typeof id === 'string' || typeof id === 'number')) {
+    return { kind: 'invalid', reason: `"id" is ${typeName(id)}, not a string` }
+  }
+  if (id !== undefined && String(id) !== expected.jobId) {
+    return {
+      kind: 'invalid',
+      reason: `"id" is "${forLog(String(id), 80)}", not "${forLog(expected.jobId, 80)}" (another job's answer)`
+    }
+  }
+  if (prLink !== undefined && prLink !== null && typeof prLink !== 'string') {
+    return { kind: 'invalid', reason: `"prLink" is ${typeName(prLink)}, not a string` }
+  }
 
-  // Every field read below was checked above.
+  const ignored: string[] = []
+  const text = (record: Record<string, unknown>, name: string, path = name): string | undefined => {
+    const value = record[name]
+    if (value === undefined || typeof value === 'string') return value
+    ignored.push(`"${path}" (${typeName(value)})`)
+    return undefined
+  }
+  const nullableText = (record: Record<string, unknown>, name: string, path = name): string | null | undefined =>
+    record[name] === null ? null : text(record, name, path)
+  let source: Record<string, unknown> = {}
+  if (isRecord(body['source'])) source = body['source']
+  else if (body['source'] !== undefined) ignored.push(`"source" (${typeName(body['source'])})`)
+
   return {
     kind: 'job',
     job: {
-      id: body['id'] as string | undefined,
-      status: status.trim(),
-      pr: checkPrLink(body['prLink'] as string | null | undefined),
-      model: body['model'] as string | undefined,
-      repository: source['repository'] as string | undefined,
-      ref: source['ref'] as string | null | undefined,
-      createdAt: body['createdAt'] as string | undefined,
-      archivedAt: body['archivedAt'] as string | null | undefined,
+      id: id === undefined ? undefined : String(id),
+      status: status.trim().toLowerCase(),
+      pr: checkPrLink(prLink, expected.githubHosts),
+      model: text(body, 'model'),
+      repository: text(source, 'repository', 'source.repository'),
+      ref: nullableText(source, 'ref', 'source.ref'),
+      createdAt: text(body, 'createdAt'),
+      archivedAt: nullableText(body, 'archivedAt'),
+      ignored,
       body
     }
   }

@@ -5,7 +5,17 @@ import type { WaitResult } from './poller.ts'
  * empty when it never answered), `outcome`, `prLink`, `pr-number`, `pr-repository`, and `job` (the last job as
  * JSON).
  */
-export type Outputs = Readonly<Record<'status' | 'outcome' | 'prLink' | 'pr-number' | 'pr-repository' | 'job', string>>
+type Outputs = Readonly<Record<'status' | 'outcome' | 'prLink' | 'pr-number' | 'pr-repository' | 'job', string>>
+
+/** The outputs when the inputs were invalid: `outcome` is `error`, the rest empty. */
+export const INPUT_ERROR_OUTPUTS: Outputs = {
+  status: '',
+  outcome: 'error',
+  prLink: '',
+  'pr-number': '',
+  'pr-repository': '',
+  job: ''
+}
 
 export function outputsOf(result: WaitResult): Outputs {
   const pr = result.job?.pr

@@ -22,7 +22,11 @@ export function logProgress(logger: Logger): (event: PollEvent) => void {
             : result.kind === 'cancelled'
               ? 'cancelled'
               : forLog(result.reason)
-        logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)`)
+        const ignored =
+          result.kind === 'job' && result.job.ignored.length > 0
+            ? `; left out ${result.job.ignored.map((field) => forLog(field, 80)).join(', ')}: not the type the API documents`
+            : ''
+        logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)${ignored}`)
         return
       }
       case 'status': {

@@ -12,6 +12,8 @@ export interface Settings {
   readonly jobId: string
   /** The admin API key. Masked the moment it is read; never log it. */
   readonly apiKey: string
+  /** The admin API's root, as given. */
+  readonly baseUrl: URL
   /** `GET` this to read the job. */
   readonly jobUrl: URL
   readonly timeoutMs: number
@@ -31,6 +33,11 @@ export interface Settings {
 /** The runner's side of reading inputs: `@actions/core`, or a stand-in that records secrets and warnings. */
 type InputSource = Pick<typeof core, 'getInput' | 'getBooleanInput' | 'getMultilineInput' | 'setSecret' | 'warning'>
 
+/** Node cannot wait longer than this in one timer; a longer one fires at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
+/** GitHub-hosted runners end a job after six hours. */
+const LONGEST_HOSTED_JOB_MS = 6 * 3_600_000
+
 /** One or more inputs are invalid; the message names each of them. */
 export class InputError extends Error {
   override name = 'InputError'
@@ -48,6 +55,8 @@ export function readSettings(source: InputSource): Settings {
 
   const apiKey = required('api-key', 'pass your admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}')
   if (apiKey !== '') source.setSecret(apiKey)
+  const keyProblem = headerValueProblem(apiKey)
+  if (keyProblem) problems.push(`Input "api-key" ${keyProblem}; check the secret for a pasted extra character.`)
   const projectId = required('project-id', "the project id shown on the dashboard's API keys page")
   const jobId = required('job-id', 'the id of the agent job to wait for, from the step that started it')
   for (const [name, value] of [
@@ -70,13 +79,22 @@ export function readSettings(source: InputSource): Settings {
     const ms = parseDuration(text)
     if (ms === undefined || ms <= 0) {
       problems.push(
-        `Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h or a number of seconds; got "${text}".`
+        `Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h, 1m 30s or a number of seconds; got "${text}".`
       )
+      return Number.NaN
+    }
+    if (ms > LONGEST_TIMER_MS) {
+      problems.push(`Input "${name}" (${formatDuration(ms)}) is longer than a timer can hold (about 24.8 days).`)
       return Number.NaN
     }
     return ms
   }
   const timeoutMs = duration('timeout')
+  if (timeoutMs > LONGEST_HOSTED_JOB_MS) {
+    source.warning(
+      `Input "timeout" (${formatDuration(timeoutMs)}) is longer than a GitHub-hosted runner lets a job run (6h); only a self-hosted runner waits that long.`
+    )
+  }
   const pollIntervalMs = duration('poll-interval')
   const maxPollIntervalMs = duration('max-poll-interval')
   const requestTimeoutMs = duration('request-timeout')
@@ -102,12 +120,15 @@ export function readSettings(source: InputSource): Settings {
   if (comment && githubToken === '') {
     problems.push('Input "github-token" is required when "comment" is true: leave it unset to use ${{ github.token }}.')
   }
+  const tokenProblem = comment ? headerValueProblem(githubToken) : undefined
+  if (tokenProblem) problems.push(`Input "github-token" ${tokenProblem}.`)
 
   if (problems.length > 0 || !baseUrl) throw new InputError(problems.join('\n'))
   return {
     projectId,
     jobId,
     apiKey,
+    baseUrl,
     jobUrl: jobUrl(baseUrl, projectId, jobId),
     timeoutMs,
     pollIntervalMs,
@@ -118,6 +139,25 @@ export function readSettings(source: InputSource): Settings {
     issueNumber,
     githubToken
   }
+}
+
+/**
+ * Why a secret cannot be sent in an HTTP header, if it cannot: only visible ASCII can. The problem names the
+ * character's position and code, never the secret.
+ */
+function headerValueProblem(secret: string): string | undefined {
+  const index = secret.search(/[^\x21-\x7e]/)
+  if (index < 0) return undefined
+  const code = secret.codePointAt(index) ?? 0
+  const what =
+    code === 0x0a || code === 0x0d
+      ? 'a line break'
+      : code < 0x20 || code === 0x7f
+        ? 'a control character'
+        : code === 0x20
+          ? 'a space'
+          : 'a non-ASCII character'
+  return `holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${index + 1}, so it cannot be sent in an HTTP header`
 }
 
 /** Ids become one path segment each; nothing in them may reshape the URL. */
@@ -135,7 +175,7 @@ function parseBaseUrl(text: string, problems: string[]): URL | undefined {
     problems.push(`Input "base-url" must be an absolute URL such as https://api.mintlify.com; got "${text}".`)
     return undefined
   }
-  const where = `Input "base-url" (${url.origin})`
+  const where = `Input "base-url" (${url.href})`
   if (url.username !== '' || url.password !== '') {
     problems.push('Input "base-url" must not contain credentials: the API key is sent as a bearer token.')
   } else if (url.search !== '' || url.hash !== '') {
@@ -146,6 +186,10 @@ function parseBaseUrl(text: string, problems: string[]): URL | undefined {
     )
   } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     problems.push(`${where} must use https://.`)
+  } else if (url.pathname.split('/').some((segment) => /^v\d+$/i.test(segment))) {
+    problems.push(
+      `${where} must be the API's root, without a version path: the action adds /v2 itself (use https://api.mintlify.com, not https://api.mintlify.com/v2).`
+    )
   } else {
     return url
   }

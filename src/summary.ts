@@ -27,3 +27,9 @@ export function summaryOf(
   const table = rows.map(([header, value]) => `<tr><th>${header}</th><td>${value}</td></tr>`).join('')
   return `<h3>${headingOf(result.kind)}</h3>\n<p>${forMarkdown(verdict.message, 2000)}</p>\n<table>${table}</table>\n`
 }
+
+/** The job summary when the inputs were invalid: what to fix, one problem per line. */
+export function inputErrorSummary(problems: string): string {
+  const lines = problems.split('\n').map((line) => forMarkdown(line, 1000))
+  return `<h3>${headingOf('error')}</h3>\n<p>The step did not start: ${lines.length === 1 ? 'an input is' : 'inputs are'} invalid.</p>\n<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>\n`
+}

@@ -11,7 +11,7 @@ export const OUTCOME_WORDING: Readonly<Record<Outcome, { readonly emoji: string;
   archived: { emoji: '🗄️', title: 'Mintlify agent job archived' },
   failed: { emoji: '❌', title: 'Mintlify agent job failed' },
   timeout: { emoji: '⏱️', title: 'Timed out waiting for the Mintlify agent job' },
-  error: { emoji: '❌', title: 'Could not wait for the Mintlify agent job' },
+  error: { emoji: '❌', title: 'The Mintlify agent step stopped on an error' },
   cancelled: { emoji: '⏹️', title: 'Stopped waiting for the Mintlify agent job' }
 }
 

@@ -94,7 +94,7 @@ describe('the bundled action', () => {
     expect(requests).toHaveLength(1)
     expect(errorAnnotations(run)).toEqual([
       expect.stringMatching(
-        /No agent job "job-1" was found in project "proj-1" \(HTTP 404: Agent job not found\)\. Check job-id/
+        /No agent job "job-1" was found in project "proj-1" \(HTTP 404: Agent job not found from GET http:\/\/127\.0\.0\.1:\d+\/v2\/agent\/proj-1\/job\/job-1\)\. Check job-id/
       )
     ])
     expect(run.outputs).toMatchObject({ status: '', outcome: 'error', job: '' })

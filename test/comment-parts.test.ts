@@ -43,7 +43,10 @@ describe('renderComment', () => {
     message: 'HTTP 404 <b>'
   }
   const result = (outcome: WaitResult['kind'], body: Record<string, unknown> = {}): WaitResult => {
-    const parsed = parseJob({ status: outcome === 'timeout' ? 'active' : outcome, ...body })
+    const parsed = parseJob(
+      { status: outcome === 'timeout' ? 'active' : outcome, ...body },
+      { jobId: 'job-1', githubHosts: new Set(['github.com']) }
+    )
     const job = parsed.kind === 'job' ? parsed.job : undefined
     const stats = { polls: 3, elapsedMs: 65_000, job, faults: 0 }
     if (outcome === 'timeout') return { ...stats, kind: outcome, lastFault: undefined, consecutiveFaults: 0 }
@@ -67,7 +70,7 @@ describe('renderComment', () => {
     ['failed', {}, '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
     ['archived', {}, '🗄️ **Mintlify agent job archived**'],
     ['timeout', {}, '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still active after 30m'],
-    ['error', {}, '❌ **Could not wait for the Mintlify agent job**: HTTP 404 &lt;b&gt;']
+    ['error', {}, '❌ **The Mintlify agent step stopped on an error**: HTTP 404 &lt;b&gt;']
   ] as const)('says what happened: %s %j', (outcome, body, text) => {
     const rendered = renderComment(result(outcome, body), context)
     expect(rendered).toContain(text)

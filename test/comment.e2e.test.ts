@@ -68,6 +68,7 @@ describe('comment: true', () => {
     const run = await runWithComment(api, github)
     expect(run.exitCode).toBe(0)
     expect(github.calls).toEqual([
+      'POST /graphql',
       'GET /repos/acme/docs/issues/12/comments',
       'POST /repos/acme/docs/issues/12/comments'
     ])
@@ -172,7 +173,8 @@ describe('comment: true', () => {
     const run = await runWithComment(api, github)
     expect(run.exitCode).toBe(0)
     expect(github.calls).toEqual([
-      'GET /repos/acme/docs/issues/12/comments',
+      'POST /graphql',
+      'POST /graphql',
       'GET /repos/acme/docs/issues/12/comments',
       'POST /repos/acme/docs/issues/12/comments'
     ])

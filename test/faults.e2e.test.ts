@@ -96,7 +96,7 @@ describe('transient faults are retried, then the job is reported', () => {
     [
       'a 200 with wrong types',
       (res: ServerResponse) => sendJson(res, 200, { status: 'active', prLink: 7 }),
-      'HTTP 200 with a body that is not a job: "prLink" has the wrong type'
+      'HTTP 200 with a body that is not a job: "prLink" is a number, not a string'
     ]
   ])('%s', async (_, fault, reason) => {
     const server = await serve(

@@ -13,7 +13,7 @@ const OPTIONS: PollerOptions = {
 }
 
 function job(status: string, prLink: string | null = null): AgentJob {
-  const parsed = parseJob({ id: 'j', status, prLink })
+  const parsed = parseJob({ id: 'j', status, prLink }, { jobId: 'j', githubHosts: new Set(['github.com']) })
   if (parsed.kind === 'invalid') throw new Error(parsed.reason)
   return parsed.job
 }

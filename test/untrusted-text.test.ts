@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { parsePullRequestUrl } from '../src/pull-request-link.ts'
 import { forLog, forMarkdown, httpUrl } from '../src/untrusted-text.ts'
 
 describe('forLog', () => {
@@ -28,25 +27,5 @@ describe('httpUrl', () => {
   })
   it.each(['javascript:alert(1)', 'file:///etc/passwd', 'not a url', '', null, undefined])('refuses %j', (url) => {
     expect(httpUrl(url)).toBeUndefined()
-  })
-})
-
-describe('parsePullRequestUrl', () => {
-  it('reads owner/name and number from github.com and Enterprise Server URLs', () => {
-    expect(parsePullRequestUrl(new URL('https://github.com/acme/docs/pull/17'))).toEqual({
-      repository: 'acme/docs',
-      number: 17
-    })
-    expect(parsePullRequestUrl(new URL('https://ghes.corp/org/repo/pull/3/'))).toEqual({
-      repository: 'org/repo',
-      number: 3
-    })
-  })
-  it.each([
-    'https://github.com/acme/docs/issues/17',
-    'https://gitlab.com/g/p/-/merge_requests/1',
-    'https://github.com/acme/docs/pull/17/files'
-  ])('finds no pull request in %s', (url) => {
-    expect(parsePullRequestUrl(new URL(url))).toBeUndefined()
   })
 })
