@@ -17,6 +17,8 @@ interface CommentRequest {
   readonly dispatcher: Dispatcher
   /** Replaces the key and the token in everything GitHub says. */
   readonly redact: Redact
+  /** For Octokit's own log lines. */
+  readonly debug: (message: string) => void
   readonly jobId: string
   readonly timeoutMs: number
   readonly message: string
@@ -123,7 +125,10 @@ export async function commentOutcome(result: WaitResult, request: CommentRequest
     baseUrl: context.apiUrl,
     userAgent: request.userAgent,
     dispatcher: request.dispatcher,
-    deadlineMs: COMMENT_DEADLINE_MS
+    deadlineMs: COMMENT_DEADLINE_MS,
+    log: (message) => {
+      request.debug(`GitHub: ${forLog(request.redact(message), 500)}`)
+    }
   })
   try {
     const login = await loginOf(github)

@@ -3,7 +3,19 @@ import { throttling } from '@octokit/plugin-throttling'
 import { Octokit } from '@octokit/rest'
 import { type Dispatcher, fetch as undiciFetch } from 'undici'
 
-const GitHub = Octokit.plugin(retry, throttling)
+/**
+ * Once the deadline has passed, a failed request is not retried: plugin-retry would otherwise wait and try again
+ * (its waits hold the runner), and only then give up. Listed first, so its hook runs before plugin-retry's.
+ */
+const stopAtDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
+  const deadline: unknown = options['deadline']
+  octokit.hook.error('request', (error) => {
+    if (deadline instanceof AbortSignal && deadline.aborted) throw new Error('the deadline passed', { cause: error })
+    throw error
+  })
+}
+
+const GitHub = Octokit.plugin(stopAtDeadline, retry, throttling)
 type GitHubOctokit = InstanceType<typeof GitHub>
 
 /** A rate limit GitHub reported that was not waited out, because it reached past the deadline. */
@@ -33,6 +45,8 @@ interface GitHubClientOptions {
   readonly deadlineMs: number
   /** Aborted when the workflow is cancelled. */
   readonly cancelSignal?: AbortSignal
+  /** Octokit's own log lines (a failed request, a retry), for the debug log. */
+  readonly log: (message: string) => void
 }
 
 /** How many times a rate-limited request is tried again before giving up. */
@@ -58,6 +72,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     baseUrl: options.baseUrl,
     userAgent: options.userAgent,
     request: { fetch },
+    deadline: signal,
+    log: { debug: options.log, info: options.log, warn: options.log, error: options.log },
     throttle: { onRateLimit: retryWithinDeadline(false), onSecondaryRateLimit: retryWithinDeadline(true) },
     retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2 }
   })

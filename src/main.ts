@@ -87,6 +87,7 @@ async function comment(
       userAgent: USER_AGENT,
       dispatcher,
       redact,
+      debug: core.debug,
       jobId: settings.jobId,
       timeoutMs: settings.timeoutMs,
       message: verdict.message

@@ -141,6 +141,19 @@ export function readSettings(source: InputSource): Settings {
   }
 }
 
+/** Characters a pasted secret often carries without anyone seeing them. */
+const NAMED_CHARACTERS: Readonly<Record<number, string>> = {
+  0x0a: 'a line break',
+  0x0d: 'a line break',
+  0x09: 'a tab',
+  0xa0: 'a no-break space',
+  0x200b: 'a zero-width space',
+  0x200c: 'a zero-width non-joiner',
+  0x200d: 'a zero-width joiner',
+  0x2060: 'a word joiner',
+  0xfeff: 'a byte-order mark'
+}
+
 /**
  * Why a secret cannot be sent in an HTTP header, if it cannot: only visible ASCII can. The problem names the
  * character's position and code, never the secret.
@@ -150,13 +163,8 @@ function headerValueProblem(secret: string): string | undefined {
   if (index < 0) return undefined
   const code = secret.codePointAt(index) ?? 0
   const what =
-    code === 0x0a || code === 0x0d
-      ? 'a line break'
-      : code < 0x20 || code === 0x7f
-        ? 'a control character'
-        : code === 0x20
-          ? 'a space'
-          : 'a non-ASCII character'
+    NAMED_CHARACTERS[code] ??
+    (code < 0x20 || code === 0x7f ? 'a control character' : code === 0x20 ? 'a space' : 'a non-ASCII character')
   return `holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${index + 1}, so it cannot be sent in an HTTP header`
 }
 
