@@ -1,6 +1,6 @@
 // Polling efficiency on a simulated clock, with the action's own poller and schedule: requests made and
 // detection lag (when the step notices, minus when the job ended), next to fixed-interval pollers.
-import type { PollResult } from '../src/job-client.ts'
+import type { PollResult } from '../src/admin-api.ts'
 import { parseJob } from '../src/job.ts'
 import { type PollerOptions, waitForJob } from '../src/poller.ts'
 import { simulatedClock } from '../sim/simulated-clock.ts'

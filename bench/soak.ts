@@ -1,7 +1,7 @@
 // Memory over thousands of polls: the action's own client and poller against a loopback server, in this
 // process, with the heap measured after a full garbage collection early on and again at the end.
 import { createHttp } from '../src/http.ts'
-import { createJobClient } from '../src/job-client.ts'
+import { createAdminApi } from '../src/admin-api.ts'
 import { waitForJob } from '../src/poller.ts'
 import { jobBody, sendJson, startServer } from '../sim/admin-api.ts'
 
@@ -33,11 +33,10 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     return { heap: usage.heapUsed, rss: usage.rss }
   }
   try {
-    const fetchJob = createJobClient({
-      jobUrl: new URL(`${server.url}/v2/agent/soak/job/job`),
+    const api = createAdminApi({
+      baseUrl: new URL(server.url),
       apiKey: story.apiKey,
       projectId: story.projectId,
-      jobId: story.jobId,
       userAgent: 'bench',
       redact: (text: string) => text,
       githubHosts: new Set(['github.com']),
@@ -50,11 +49,16 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
       random: Math.random,
       sleep: () => new Promise<void>((resolve) => setImmediate(resolve))
     }
-    const result = await waitForJob(fetchJob, options, clock, (event) => {
-      if (event.kind !== 'poll') return
-      if (event.poll === early) ({ heap: figures.heapEarlyBytes, rss: figures.rssEarlyBytes } = snapshot())
-      if (event.poll === polls - 1) ({ heap: figures.heapLateBytes, rss: figures.rssLateBytes } = snapshot())
-    })
+    const result = await waitForJob(
+      (timeoutMs) => api.getJob(story.jobId, timeoutMs),
+      options,
+      clock,
+      (event) => {
+        if (event.kind !== 'poll') return
+        if (event.poll === early) ({ heap: figures.heapEarlyBytes, rss: figures.rssEarlyBytes } = snapshot())
+        if (event.poll === polls - 1) ({ heap: figures.heapLateBytes, rss: figures.rssLateBytes } = snapshot())
+      }
+    )
     if (result.kind !== 'completed') throw new Error(`the soak ended ${result.kind}`)
     return { polls: result.polls, ...figures }
   } finally {

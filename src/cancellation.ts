@@ -2,20 +2,19 @@ import { setTimeout as delay } from 'node:timers/promises'
 
 /** Most runners send SIGINT on cancel, then SIGTERM; the step must stop polling at once. */
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
-/** Whatever is left to do after a cancellation must finish within this, or the process exits anyway. */
-const CANCEL_GRACE_MS = 800
 
 /**
- * An AbortSignal raised by SIGINT or SIGTERM; after it, the process exits non-zero within the grace period. The
+ * An AbortSignal raised by SIGINT or SIGTERM; after it, whatever is left to do (the outputs, the summary, the
+ * comment) must finish within `graceMs`, or the process exits non-zero anyway. The
  * handlers stay in place, so a second signal (the runner sends SIGINT, then SIGTERM) cannot kill the step before
  * its outputs and summary are written.
  */
-export function cancelOnSignals(): AbortSignal {
+export function cancelOnSignals(graceMs: number): AbortSignal {
   const controller = new AbortController()
   const onSignal = (signal: NodeJS.Signals): void => {
     if (controller.signal.aborted) return
     controller.abort(new Error(`received ${signal}`))
-    setTimeout(() => process.exit(1), CANCEL_GRACE_MS).unref()
+    setTimeout(() => process.exit(1), graceMs).unref()
   }
   for (const signal of SIGNALS) process.on(signal, onSignal)
   return controller.signal

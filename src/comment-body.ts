@@ -1,24 +1,23 @@
 import { formatDuration } from './duration.ts'
 import type { WaitResult } from './poller.ts'
+import { markerOf, type TrackingState } from './tracking.ts'
 import { forMarkdown } from './untrusted-text.ts'
-import { OUTCOME_WORDING } from './verdict.ts'
+import { OUTCOME_WORDING, type Stage } from './verdict.ts'
 
-/** A hidden marker per job, so a re-run finds and updates its comment instead of posting another. */
-export function commentMarker(jobId: string): string {
-  return `<!-- wait-for-mintlify-agent-job: ${encodeURIComponent(jobId)} -->`
-}
+/** What the tracking comment says: the job is running, was started without waiting, or how it ended. */
+export type CommentView =
+  | { readonly kind: 'active' | 'started' }
+  /** The wait ended: `message` is the verdict's line. */
+  | { readonly kind: 'ended'; readonly result: WaitResult; readonly message: string; readonly timeoutMs: number }
 
-export interface CommentContext {
-  readonly jobId: string
-  readonly timeoutMs: number
-  /** The workflow run's page. */
-  readonly runUrl: string
-  /** The verdict's one line, used for errors. */
-  readonly message: string
-}
-
-/** What the outcome means, after its heading. */
-function detailOf(result: WaitResult, context: CommentContext): string {
+/** What the stage means, after its heading. */
+function detailOf(view: CommentView): string {
+  if (view.kind !== 'ended') {
+    return view.kind === 'active'
+      ? 'the agent is working on it. This comment is edited when the job ends.'
+      : 'the agent is working on it; this run does not wait for it (`wait: false`).'
+  }
+  const { result } = view
   switch (result.kind) {
     case 'completed': {
       const pr = result.job?.pr
@@ -31,23 +30,36 @@ function detailOf(result: WaitResult, context: CommentContext): string {
     case 'archived':
       return 'the job was archived.'
     case 'timeout':
-      return `the job was ${result.job ? `still ${forMarkdown(result.job.status)}` : 'never readable'} after ${formatDuration(context.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
-    case 'error':
+      return `the job was ${result.job ? `still ${forMarkdown(result.job.status)}` : 'never readable'} after ${formatDuration(view.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
     case 'cancelled':
-      return forMarkdown(context.message, 1000)
+      return 'this workflow run was cancelled, and the Mintlify agent job may still be running. The Mintlify dashboard shows it.'
+    case 'error':
+      return forMarkdown(view.message, 1000)
   }
 }
 
-/** The comment's Markdown: marker, outcome, the job and a link to the run. All API text is escaped. */
-export function renderComment(result: WaitResult, context: CommentContext): string {
-  const details = [`job <code>${forMarkdown(context.jobId)}</code>`]
-  if (result.job?.model) details.push(`model ${forMarkdown(result.job.model)}`)
-  details.push(`waited ${formatDuration(result.elapsedMs)}`)
-  details.push(`<a href="${forMarkdown(context.runUrl)}">workflow run</a>`)
-  const { emoji, title } = OUTCOME_WORDING[result.kind]
+function stageOf(view: CommentView): Stage {
+  return view.kind === 'ended' ? view.result.kind : view.kind
+}
+
+/**
+ * The tracking comment's Markdown: the marker (with what follow-ups and re-runs need), the stage, the prompt and
+ * each follow-up, and the job with a link to the run. Everything that came from outside is escaped.
+ */
+export function renderComment(state: TrackingState, view: CommentView, runUrl: string): string {
+  const { emoji, title } = OUTCOME_WORDING[stageOf(view)]
+  const asked = state.requests.map(
+    (request) => `- ${request.kind === 'start' ? 'Prompt' : 'Follow-up'}: ${forMarkdown(request.line, 200)}`
+  )
+  const details = [`job <code>${forMarkdown(state.job)}</code>`]
+  const job = view.kind === 'ended' ? view.result.job : undefined
+  if (job?.model) details.push(`model ${forMarkdown(job.model)}`)
+  if (view.kind === 'ended') details.push(`waited ${formatDuration(view.result.elapsedMs)}`)
+  details.push(`<a href="${forMarkdown(runUrl)}">workflow run</a>`)
   return [
-    commentMarker(context.jobId),
-    `${emoji} **${title}**: ${detailOf(result, context)}`,
+    markerOf(state),
+    `${emoji} **${title}**: ${detailOf(view)}`,
+    ...(asked.length > 0 ? ['', ...asked] : []),
     '',
     `<sub>${details.join(' · ')}</sub>`
   ].join('\n')

@@ -32,7 +32,7 @@ export function createHttp(env: NodeJS.ProcessEnv = process.env): Http {
   }
 }
 
-interface HttpRequest {
+export interface HttpRequest {
   readonly url: URL
   readonly method: 'GET' | 'POST'
   readonly headers: Record<string, string>
@@ -41,7 +41,7 @@ interface HttpRequest {
 }
 
 /** How one exchange ended. */
-type Exchange =
+export type Exchange =
   /** `body` is undefined when it was longer than allowed; it was then not read. */
   | { readonly kind: 'answer'; readonly status: number; readonly headers: Headers; readonly body: string | undefined }
   | { readonly kind: 'timeout' }

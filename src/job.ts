@@ -28,7 +28,8 @@ type ParsedJob =
 
 /** What the job must be: the one asked for, with its pull request judged against these GitHub hosts. */
 export interface JobExpectations {
-  readonly jobId: string
+  /** The job asked about; undefined for a job just created, whose answer must then carry its id. */
+  readonly jobId: string | undefined
   /** Hosts whose pull request URLs give `pr-number` and `pr-repository`: github.com and the runner's own. */
   readonly githubHosts: ReadonlySet<string>
 }
@@ -61,7 +62,10 @@ export function parseJob(body: unknown, expected: JobExpectations): ParsedJob {
   if (id !== undefined && !(typeof id === 'string' || typeof id === 'number')) {
     return { kind: 'invalid', reason: `"id" is ${typeName(id)}, not a string` }
   }
-  if (id !== undefined && String(id) !== expected.jobId) {
+  if (expected.jobId === undefined && (id === undefined || String(id).trim() === '')) {
+    return { kind: 'invalid', reason: 'it has no "id", so the new job cannot be followed' }
+  }
+  if (id !== undefined && expected.jobId !== undefined && String(id) !== expected.jobId) {
     return {
       kind: 'invalid',
       reason: `"id" is "${forLog(String(id), 80)}", not "${forLog(expected.jobId, 80)}" (another job's answer)`

@@ -1,23 +1,51 @@
-import type { WaitResult } from './poller.ts'
+import type { StepResult } from './verdict.ts'
 
-/**
- * The step's outputs about the job, as action.yml declares them: `status` (the last status the API returned;
- * empty when it never answered), `outcome`, `prLink`, `pr-number`, `pr-repository`, and `job` (the last job as
- * JSON).
- */
-type Outputs = Readonly<Record<'status' | 'outcome' | 'prLink' | 'pr-number' | 'pr-repository' | 'job', string>>
+/** The step's outputs, as action.yml declares them. */
+const OUTPUT_NAMES = [
+  'status',
+  'outcome',
+  'job-id',
+  'prLink',
+  'pr-number',
+  'pr-repository',
+  'job',
+  'comment-url'
+] as const
+type OutputName = (typeof OUTPUT_NAMES)[number]
 
-/** The outputs when the inputs were invalid: `outcome` is `error`, the rest empty. */
-export const INPUT_ERROR_OUTPUTS: Outputs = {
-  status: '',
-  outcome: 'error',
-  prLink: '',
-  'pr-number': '',
-  'pr-repository': '',
-  job: ''
+export interface OutputWriter {
+  /** Sets an output at once: `job-id` is there for a later step even if this one is cancelled. */
+  set(name: OutputName, value: string): void
+  setAll(values: Partial<Record<OutputName, string>>): void
+  /** Sets every output not set yet to '', so a later step can always read each of them. */
+  finish(): void
 }
 
-export function outputsOf(result: WaitResult): Outputs {
+export function outputWriter(setOutput: (name: string, value: string) => void): OutputWriter {
+  const written = new Set<OutputName>()
+  const set = (name: OutputName, value: string): void => {
+    written.add(name)
+    setOutput(name, value)
+  }
+  return {
+    set,
+    setAll: (values) => {
+      for (const name of OUTPUT_NAMES) {
+        const value = values[name]
+        if (value !== undefined) set(name, value)
+      }
+    },
+    finish: () => {
+      for (const name of OUTPUT_NAMES) if (!written.has(name)) setOutput(name, '')
+    }
+  }
+}
+
+/**
+ * The outputs about the job: `status` (the last status the API returned; empty when it never answered), `outcome`,
+ * `prLink`, `pr-number`, `pr-repository`, and `job` (the last job as JSON).
+ */
+export function resultOutputs(result: StepResult): Partial<Record<OutputName, string>> {
   const pr = result.job?.pr
   const link = pr?.kind === 'link' ? pr : undefined
   return {

@@ -1,7 +1,20 @@
 import type { AgentJob, TerminalStatus } from './job.ts'
 import { isTerminal } from './job.ts'
-import type { FetchJob, PollResult } from './job-client.ts'
+import type { PollResult } from './admin-api.ts'
 import { faultDelay, pollDelay, type ScheduleOptions } from './schedule.ts'
+
+/** Reads the job once, within `timeoutMs`. */
+export type FetchJob = (timeoutMs: number) => Promise<PollResult>
+
+/** Where the wait starts from when the job is known already, e.g. from the answer that started it. */
+export interface KnownJob {
+  readonly job: AgentJob
+  /**
+   * After a follow-up the API may still show the job's earlier, finished status for a moment: a finished status
+   * then counts only once the job has been seen active, or after this long.
+   */
+  readonly settleMs?: number
+}
 
 export interface PollerOptions extends ScheduleOptions {
   readonly timeoutMs: number
@@ -29,7 +42,7 @@ export type PollEvent =
   | { readonly kind: 'heartbeat'; readonly job: AgentJob; readonly elapsedMs: number; readonly polls: number }
   | { readonly kind: 'fault'; readonly reason: string; readonly consecutive: number; readonly retryInMs: number }
 
-interface WaitStats {
+export interface WaitStats {
   readonly polls: number
   readonly elapsedMs: number
   /** The last job the API returned, if any. */
@@ -46,7 +59,8 @@ export type WaitResult = WaitStats &
     | { readonly kind: 'timeout'; readonly lastFault: string | undefined; readonly consecutiveFaults: number }
     /** A permanent fault: the reason says what to change. */
     | { readonly kind: 'error'; readonly reason: string }
-    | { readonly kind: 'cancelled' }
+    /** `reason` when the run was cancelled before the wait began. */
+    | { readonly kind: 'cancelled'; readonly reason?: string }
   )
 
 const DEFAULT_HEARTBEAT_MS = 60_000
@@ -58,7 +72,8 @@ export async function waitForJob(
   fetchJob: FetchJob,
   options: PollerOptions,
   clock: PollerClock,
-  onEvent: (event: PollEvent) => void = () => {}
+  onEvent: (event: PollEvent) => void = () => {},
+  known?: KnownJob
 ): Promise<WaitResult> {
   const start = clock.now()
   const deadline = start + options.timeoutMs
@@ -70,6 +85,19 @@ export async function waitForJob(
   let lastFault: string | undefined
   let job: AgentJob | undefined
   const stats = (): WaitStats => ({ polls, elapsedMs: clock.now() - start, job, faults })
+  let seenActive = known?.settleMs === undefined
+  const settledAt = start + (known?.settleMs ?? 0)
+  const ended = (status: string): status is TerminalStatus =>
+    isTerminal(status) && (seenActive || clock.now() >= settledAt)
+
+  if (known) {
+    job = known.job
+    seenActive ||= !isTerminal(job.status)
+    onEvent({ kind: 'status', job, previous: undefined, elapsedMs: 0 })
+    if (ended(job.status)) return { ...stats(), kind: job.status }
+    // The answer that started the job is as good as a first poll: the next one waits its turn.
+    await clock.sleep(Math.min(pollDelay(0, options, clock.random), Math.max(deadline - clock.now(), 0)))
+  }
 
   for (;;) {
     const requestTimeout = Math.min(options.requestTimeoutMs, Math.max(deadline - clock.now(), LAST_REQUEST_MIN_MS))
@@ -95,7 +123,8 @@ export async function waitForJob(
           onEvent({ kind: 'status', job, previous, elapsedMs })
           nextHeartbeat = now + heartbeatMs
         }
-        if (isTerminal(job.status)) return { ...stats(), kind: job.status }
+        seenActive ||= !isTerminal(job.status)
+        if (ended(job.status)) return { ...stats(), kind: job.status }
         delay = pollDelay(elapsedMs, options, clock.random)
         break
       }

@@ -9,13 +9,18 @@ type FailableOutcome = (typeof OUTCOMES_THAT_CAN_FAIL)[number]
 /** Everything the action was asked to do, parsed and validated once. */
 export interface Settings {
   readonly projectId: string
-  readonly jobId: string
+  /** The job to follow up or wait for; undefined to start a new one from the prompt. */
+  readonly jobId: string | undefined
+  /** Instructions for the agent, exactly as given (multi-line, any characters); undefined when none. */
+  readonly prompt: string | undefined
+  /** Whether to wait for the job to end; `false` ends the step once the job is started or the follow-up accepted. */
+  readonly wait: boolean
+  /** With a prompt and no job-id: follow up the job last reported on the issue or pull request, if there is one. */
+  readonly followUp: boolean
   /** The admin API key. Masked the moment it is read; never log it. */
   readonly apiKey: string
   /** The admin API's root, as given. */
   readonly baseUrl: URL
-  /** `GET` this to read the job. */
-  readonly jobUrl: URL
   readonly timeoutMs: number
   /** The first wait between two polls. */
   readonly pollIntervalMs: number
@@ -58,7 +63,15 @@ export function readSettings(source: InputSource): Settings {
   const keyProblem = headerValueProblem(apiKey)
   if (keyProblem) problems.push(`Input "api-key" ${keyProblem}; check the secret for a pasted extra character.`)
   const projectId = required('project-id', "the project id shown on the dashboard's API keys page")
-  const jobId = required('job-id', 'the id of the agent job to wait for, from the step that started it')
+  const jobId = input('job-id')
+  // The prompt is sent as given: not trimmed, so a multi-line prompt keeps its layout.
+  const prompt = source.getInput('prompt', { trimWhitespace: false })
+  const hasPrompt = prompt.trim() !== ''
+  if (jobId === '' && !hasPrompt) {
+    problems.push(
+      'Input "prompt" or "job-id" is required: "prompt" to start an agent job (or, with "job-id", to follow one up), "job-id" alone to wait for a job started elsewhere.'
+    )
+  }
   for (const [name, value] of [
     ['project-id', projectId],
     ['job-id', jobId]
@@ -114,22 +127,32 @@ export function readSettings(source: InputSource): Settings {
     }
   }
   const comment = boolean('comment')
+  const wait = boolean('wait')
+  const followUp = boolean('follow-up')
+  if (followUp && !hasPrompt) {
+    problems.push('Input "follow-up" sends "prompt" to the job already on the issue or pull request: set "prompt" too.')
+  }
   const issueNumber = parseIssueNumber(input('issue-number'), problems)
   const githubToken = input('github-token')
   if (githubToken !== '') source.setSecret(githubToken)
-  if (comment && githubToken === '') {
-    problems.push('Input "github-token" is required when "comment" is true: leave it unset to use ${{ github.token }}.')
+  const usesGitHub = comment || (followUp && jobId === '')
+  if (usesGitHub && githubToken === '') {
+    problems.push(
+      'Input "github-token" is required when "comment" or "follow-up" is true: leave it unset to use ${{ github.token }}.'
+    )
   }
-  const tokenProblem = comment ? headerValueProblem(githubToken) : undefined
+  const tokenProblem = usesGitHub ? headerValueProblem(githubToken) : undefined
   if (tokenProblem) problems.push(`Input "github-token" ${tokenProblem}.`)
 
   if (problems.length > 0 || !baseUrl) throw new InputError(problems.join('\n'))
   return {
     projectId,
-    jobId,
+    jobId: jobId === '' ? undefined : jobId,
+    prompt: hasPrompt ? prompt : undefined,
+    wait,
+    followUp,
     apiKey,
     baseUrl,
-    jobUrl: jobUrl(baseUrl, projectId, jobId),
     timeoutMs,
     pollIntervalMs,
     maxPollIntervalMs,
@@ -202,13 +225,6 @@ function parseBaseUrl(text: string, problems: string[]): URL | undefined {
     return url
   }
   return undefined
-}
-
-function jobUrl(baseUrl: URL, projectId: string, jobId: string): URL {
-  const url = new URL(baseUrl)
-  const prefix = url.pathname.replace(/\/+$/, '')
-  url.pathname = `${prefix}/v2/agent/${encodeURIComponent(projectId)}/job/${encodeURIComponent(jobId)}`
-  return url
 }
 
 function parseFailOn(lines: string[], problems: string[]): ReadonlySet<FailableOutcome> {

@@ -1,21 +1,32 @@
 import { formatDuration } from './duration.ts'
-import type { WaitResult } from './poller.ts'
-import type { Settings } from './settings.ts'
+import { firstLine } from './tracking.ts'
 import { forMarkdown } from './untrusted-text.ts'
-import { headingOf, type Verdict } from './verdict.ts'
+import { headingOf, type StepResult, type Verdict } from './verdict.ts'
 
-/** The job summary's HTML: what happened, then the job's details. All API text is escaped. */
-export function summaryOf(
-  result: WaitResult,
-  settings: Pick<Settings, 'jobId' | 'projectId'>,
-  verdict: Verdict
-): string {
+interface SummaryFacts {
+  readonly projectId: string
+  /** The job started, followed up or waited for; undefined when none is known. */
+  readonly jobId: string | undefined
+  /** The prompt sent, and how: as a new job's prompt or as a follow-up. */
+  readonly sent: { readonly kind: 'prompt' | 'follow-up'; readonly prompt: string } | undefined
+}
+
+/** The job summary's HTML: what happened, then the job's details. Everything from outside is escaped. */
+export function summaryOf(result: StepResult, facts: SummaryFacts, verdict: Verdict): string {
   const job = result.job
   const cell = (text: string | null | undefined): string => (text ? forMarkdown(text) : '—')
   const pr = job?.pr.kind === 'link' ? forMarkdown(job.pr.url.href) : undefined
   const rows: [string, string][] = [
-    ['Job', cell(job?.id ?? settings.jobId)],
-    ['Project', cell(settings.projectId)],
+    ['Job', cell(job?.id ?? facts.jobId)],
+    ['Project', cell(facts.projectId)],
+    ...(facts.sent
+      ? [
+          [facts.sent.kind === 'prompt' ? 'Prompt' : 'Follow-up', cell(firstLine(facts.sent.prompt, 200))] as [
+            string,
+            string
+          ]
+        ]
+      : []),
     ['Status', cell(job?.status ?? 'not read')],
     ['Pull request', pr ? `<a href="${pr}">${pr}</a>` : '—'],
     ['Model', cell(job?.model)],

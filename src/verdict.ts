@@ -1,23 +1,30 @@
 import { formatDuration } from './duration.ts'
-import type { WaitResult } from './poller.ts'
+import type { WaitResult, WaitStats } from './poller.ts'
 import type { Settings } from './settings.ts'
 import { forLog } from './untrusted-text.ts'
 
-type Outcome = WaitResult['kind']
+/** How the step ended: the wait's result, or `started` when it did not wait (`wait: false`). */
+export type StepResult = WaitResult | (WaitStats & { readonly kind: 'started' })
+/** The step's `outcome`. */
+type Outcome = StepResult['kind']
+/** An outcome, or `active` while the job runs: what the summary and the tracking comment say. */
+export type Stage = Outcome | 'active'
 
-/** What the summary and the comment call each outcome. */
-export const OUTCOME_WORDING: Readonly<Record<Outcome, { readonly emoji: string; readonly title: string }>> = {
+/** What the summary and the comment call each stage. */
+export const OUTCOME_WORDING: Readonly<Record<Stage, { readonly emoji: string; readonly title: string }>> = {
+  active: { emoji: '⏳', title: 'Mintlify agent job running' },
+  started: { emoji: '🚀', title: 'Mintlify agent job started' },
   completed: { emoji: '✅', title: 'Mintlify agent job completed' },
   archived: { emoji: '🗄️', title: 'Mintlify agent job archived' },
   failed: { emoji: '❌', title: 'Mintlify agent job failed' },
   timeout: { emoji: '⏱️', title: 'Timed out waiting for the Mintlify agent job' },
   error: { emoji: '❌', title: 'The Mintlify agent step stopped on an error' },
-  cancelled: { emoji: '⏹️', title: 'Stopped waiting for the Mintlify agent job' }
+  cancelled: { emoji: '⏹️', title: 'Run cancelled' }
 }
 
-/** The heading of an outcome, e.g. `✅ Mintlify agent job completed`. */
-export function headingOf(outcome: Outcome): string {
-  const { emoji, title } = OUTCOME_WORDING[outcome]
+/** The heading of a stage, e.g. `✅ Mintlify agent job completed`. */
+export function headingOf(stage: Stage): string {
+  const { emoji, title } = OUTCOME_WORDING[stage]
   return `${emoji} ${title}`
 }
 
@@ -29,10 +36,18 @@ export interface Verdict {
 }
 
 /** Says what happened and whether that fails the step, given `fail-on`. */
-export function verdictOf(result: WaitResult, settings: Pick<Settings, 'jobId' | 'timeoutMs' | 'failOn'>): Verdict {
-  const job = `Agent job "${forLog(settings.jobId)}"`
+export function verdictOf(
+  result: StepResult,
+  settings: Pick<Settings, 'timeoutMs' | 'failOn'> & { readonly jobId: string | undefined }
+): Verdict {
+  const job = `Agent job "${forLog(settings.jobId ?? '')}"`
   const after = `after ${formatDuration(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`
   switch (result.kind) {
+    case 'started':
+      return {
+        message: `${job} is ${forLog(result.job?.status ?? 'active')}; not waiting for it (wait: false).`,
+        fails: false
+      }
     case 'completed': {
       const pr = result.job?.pr
       const what = pr?.kind === 'link' ? `opened ${pr.url.href}` : 'changed no files, so no pull request was opened'
@@ -62,6 +77,9 @@ export function verdictOf(result: WaitResult, settings: Pick<Settings, 'jobId' |
     case 'error':
       return { message: result.reason, fails: true }
     case 'cancelled':
-      return { message: `Cancelled while waiting for ${job} ${after}; the job itself goes on.`, fails: true }
+      return {
+        message: result.reason ?? `Cancelled while waiting for ${job} ${after}; the job itself goes on.`,
+        fails: true
+      }
   }
 }

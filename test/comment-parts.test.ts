@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { commentMarker, renderComment } from '../src/comment-body.ts'
+import { type CommentView, renderComment } from '../src/comment-body.ts'
 import { resolveCommentTarget } from '../src/comment-target.ts'
 import { parseJob } from '../src/job.ts'
 import type { WaitResult } from '../src/poller.ts'
+import { firstLine, markerOf, promptHash, readMarker, type TrackingState } from '../src/tracking.ts'
 
 describe('resolveCommentTarget', () => {
   const base = { issueNumber: undefined, repository: 'acme/docs' }
@@ -36,55 +37,101 @@ describe('resolveCommentTarget', () => {
 })
 
 describe('renderComment', () => {
-  const context = {
-    jobId: 'job-1',
-    timeoutMs: 1_800_000,
-    runUrl: 'https://github.com/acme/docs/actions/runs/1',
-    message: 'HTTP 404 <b>'
+  const runUrl = 'https://github.com/acme/docs/actions/runs/1'
+  const state: TrackingState = {
+    job: 'job-1',
+    requests: [
+      { kind: 'start', run: '1', attempt: 1, prompt: promptHash('Document <b>it</b>'), line: 'Document <b>it</b>' },
+      { kind: 'follow-up', run: '2', attempt: 1, prompt: promptHash('Also *this*'), line: 'Also *this*' }
+    ]
   }
-  const result = (outcome: WaitResult['kind'], body: Record<string, unknown> = {}): WaitResult => {
+  const ended = (outcome: WaitResult['kind'], body: Record<string, unknown> = {}): CommentView => {
     const parsed = parseJob(
       { status: outcome === 'timeout' ? 'active' : outcome, ...body },
       { jobId: 'job-1', githubHosts: new Set(['github.com']) }
     )
     const job = parsed.kind === 'job' ? parsed.job : undefined
     const stats = { polls: 3, elapsedMs: 65_000, job, faults: 0 }
-    if (outcome === 'timeout') return { ...stats, kind: outcome, lastFault: undefined, consecutiveFaults: 0 }
-    if (outcome === 'error') return { ...stats, job: undefined, kind: outcome, reason: 'x' }
-    if (outcome === 'cancelled') return { ...stats, kind: outcome }
-    return { ...stats, kind: outcome }
+    const result: WaitResult =
+      outcome === 'timeout'
+        ? { ...stats, kind: outcome, lastFault: undefined, consecutiveFaults: 0 }
+        : outcome === 'error'
+          ? { ...stats, job: undefined, kind: outcome, reason: 'x' }
+          : { ...stats, kind: outcome }
+    return { kind: 'ended', result, message: 'HTTP 404 <b>', timeoutMs: 1_800_000 }
   }
 
-  it('starts with the marker of its job', () => {
-    expect(renderComment(result('completed'), context).split('\n')[0]).toBe(commentMarker('job-1'))
-    expect(commentMarker('a-->b')).toBe('<!-- wait-for-mintlify-agent-job: a--%3Eb -->')
+  it('starts with the marker, which carries the job and each request', () => {
+    const rendered = renderComment(state, { kind: 'active' }, runUrl)
+    expect(rendered.split('\n')[0]).toBe(markerOf(state))
+    expect(readMarker(rendered)).toEqual(state)
+  })
+
+  it('says the agent is working, and lists the prompt and each follow-up, escaped', () => {
+    const rendered = renderComment(state, { kind: 'active' }, runUrl)
+    expect(rendered).toContain('⏳ **Mintlify agent job running**: the agent is working on it.')
+    expect(rendered).toContain('- Prompt: Document &lt;b&gt;it&lt;/b&gt;\n- Follow-up: Also &#42;this&#42;')
+    expect(rendered).toContain('<a href="https://github.com/acme/docs/actions/runs/1">workflow run</a>')
   })
 
   it.each([
     [
-      'completed',
-      { prLink: 'https://github.com/acme/docs/pull/2' },
+      ended('completed', { prLink: 'https://github.com/acme/docs/pull/2' }),
       '✅ **Mintlify agent job completed**: the agent opened a pull request: <a href="https://github.com/acme/docs/pull/2">'
     ],
-    ['completed', { prLink: null }, 'the agent changed no files, so there is no pull request'],
-    ['failed', {}, '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
-    ['archived', {}, '🗄️ **Mintlify agent job archived**'],
-    ['timeout', {}, '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still active after 30m'],
-    ['error', {}, '❌ **The Mintlify agent step stopped on an error**: HTTP 404 &lt;b&gt;']
-  ] as const)('says what happened: %s %j', (outcome, body, text) => {
-    const rendered = renderComment(result(outcome, body), context)
-    expect(rendered).toContain(text)
-    expect(rendered).toContain('<a href="https://github.com/acme/docs/actions/runs/1">workflow run</a>')
-    expect(rendered).toContain('waited 1m 5s')
+    [ended('completed', { prLink: null }), 'the agent changed no files, so there is no pull request'],
+    [ended('failed'), '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
+    [ended('archived'), '🗄️ **Mintlify agent job archived**'],
+    [ended('timeout'), '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still active after 30m'],
+    [ended('error'), '❌ **The Mintlify agent step stopped on an error**: HTTP 404 &lt;b&gt;'],
+    [
+      ended('cancelled'),
+      '⏹️ **Run cancelled**: this workflow run was cancelled, and the Mintlify agent job may still be running'
+    ],
+    [
+      { kind: 'started' } as const,
+      '🚀 **Mintlify agent job started**: the agent is working on it; this run does not wait for it'
+    ]
+  ])('says what happened (%#)', (view, text) => {
+    expect(renderComment(state, view, runUrl)).toContain(text)
   })
 
   it('escapes API text and links only an http(s) prLink', () => {
     const rendered = renderComment(
-      result('completed', { prLink: 'javascript:alert(1)', model: '<img src=x>' }),
-      context
+      state,
+      ended('completed', { prLink: 'javascript:alert(1)', model: '<img src=x>' }),
+      runUrl
     )
     expect(rendered).not.toContain('javascript:')
     expect(rendered).not.toContain('<img')
     expect(rendered).toContain('model &lt;img src=x&gt;')
+  })
+})
+
+describe('the tracking marker', () => {
+  it('reads the marker of an earlier version, which tracked the job alone', () => {
+    expect(readMarker('<!-- wait-for-mintlify-agent-job: job-1 -->\nold outcome')).toEqual({
+      job: 'job-1',
+      requests: []
+    })
+  })
+
+  it('keeps an id with odd characters intact, and can never be closed early by one', () => {
+    const odd: TrackingState = { job: 'a --> b <!--', requests: [] }
+    const marker = markerOf(odd)
+    expect(marker.indexOf('-->')).toBe(marker.length - 3)
+    expect(readMarker(marker)).toEqual(odd)
+  })
+
+  it('reads nothing from a comment that only quotes a marker, or a marker with a mangled state', () => {
+    expect(readMarker(`> ${markerOf({ job: 'j', requests: [] })}`)).toBeUndefined()
+    expect(readMarker('<!-- wait-for-mintlify-agent-job: j bm90IGpzb24 -->')).toEqual({ job: 'j', requests: [] })
+    expect(readMarker('<!-- wait-for-mintlify-agent-job: %E0%A4 -->')).toBeUndefined()
+  })
+
+  it('fingerprints a prompt without keeping it, and shows its first line', () => {
+    expect(promptHash('Document the API')).toMatch(/^[0-9a-f]{16}$/)
+    expect(promptHash('Document the API')).not.toBe(promptHash('Document the API '))
+    expect(firstLine('\n\n  Fix the ::error:: page\r\nand more')).toBe('Fix the ::error:: page')
   })
 })

@@ -63,24 +63,26 @@ async function runWithComment(api: RunningServer, github: FakeGitHub, scenario: 
 }
 
 describe('comment: true', () => {
-  it('comments the outcome on the issue that started the run, with the token, at GITHUB_API_URL', async () => {
+  it('keeps one tracking comment on the issue that started the run, with the token, at GITHUB_API_URL', async () => {
     const { api, github } = await setUp()
     const run = await runWithComment(api, github)
     expect(run.exitCode).toBe(0)
+    // Posted while the job runs, then edited with the outcome.
     expect(github.calls).toEqual([
       'POST /graphql',
       'GET /repos/acme/docs/issues/12/comments',
-      'POST /repos/acme/docs/issues/12/comments'
+      'POST /repos/acme/docs/issues/12/comments',
+      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
     ])
     expect(github.requests.every((request) => request.headers.authorization === `token ${TOKEN}`)).toBe(true)
     const [comment] = github.comments
     expect(comment?.issue).toBe(12)
-    expect(comment?.body).toMatch(/^<!-- wait-for-mintlify-agent-job: job-1 -->\n/)
+    expect(comment?.body).toMatch(/^<!-- wait-for-mintlify-agent-job: job-1 [\w-]+ -->\n/)
     expect(comment?.body).toContain(`opened a pull request: <a href="${PR}">${PR}</a>`)
     expect(comment?.body).toContain('<a href="https://github.com/acme/docs/actions/runs/4242">workflow run</a>')
     expect(comment?.body).toContain('job <code>job-1</code>')
     expect(run.outputs['comment-url']).toBe(`https://github.com/acme/docs/issues/12#issuecomment-${comment?.id ?? ''}`)
-    expect(run.stdout).toContain(`Commented the outcome: ${run.outputs['comment-url'] ?? ''}`)
+    expect(run.stdout).toContain(`Tracking comment: ${run.outputs['comment-url'] ?? ''}`)
     expectKeyNeverShown(run, KEY)
     expectKeyNeverShown(run, TOKEN)
   })
@@ -107,9 +109,10 @@ describe('comment: true', () => {
     await runWithComment(api, github)
     const first = await runWithComment(api, github)
     expect(github.comments).toHaveLength(1)
-    expect(github.calls.filter((call) => call.startsWith('PATCH'))).toEqual([
-      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
-    ])
+    expect(github.calls.filter((call) => call.startsWith('POST /repos'))).toHaveLength(1)
+    expect(new Set(github.calls.filter((call) => call.startsWith('PATCH')))).toEqual(
+      new Set([`PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`])
+    )
     expect(github.comments[0]?.body).toContain('the agent changed no files, so there is no pull request')
     expect(first.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
   })
@@ -143,9 +146,9 @@ describe('comment: true', () => {
     )
     cleanups.push(() => second.close())
     await runWithComment(second, github, { jobId: 'job-b' })
-    expect(github.comments.map((comment) => comment.body.split('\n')[0])).toEqual([
-      '<!-- wait-for-mintlify-agent-job: job-a -->',
-      '<!-- wait-for-mintlify-agent-job: job-b -->'
+    expect(github.comments.map((comment) => comment.body.split('\n')[0]?.split(' ').slice(0, 3).join(' '))).toEqual([
+      '<!-- wait-for-mintlify-agent-job: job-a',
+      '<!-- wait-for-mintlify-agent-job: job-b'
     ])
   })
 
@@ -176,7 +179,8 @@ describe('comment: true', () => {
       'POST /graphql',
       'POST /graphql',
       'GET /repos/acme/docs/issues/12/comments',
-      'POST /repos/acme/docs/issues/12/comments'
+      'POST /repos/acme/docs/issues/12/comments',
+      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
     ])
     expect(github.comments).toHaveLength(1)
   })
@@ -191,10 +195,13 @@ describe('comment: true', () => {
       const run = await runWithComment(api, github, { eventName, event })
       expect(run.exitCode).toBe(0)
       expect(run.outputs).toMatchObject({ status: 'completed', prLink: PR, 'comment-url': '' })
-      const [warning] = warningAnnotations(run)
-      expect(warning).toContain('the token lacks permission')
-      expect(warning).toContain(`permissions: ${permission}`)
-      expect(warning).toContain('Resource not accessible by integration')
+      const warnings = warningAnnotations(run)
+      expect(warnings.length).toBeGreaterThan(0)
+      for (const warning of warnings) {
+        expect(warning).toContain('the token lacks permission')
+        expect(warning).toContain(`permissions: ${permission}`)
+        expect(warning).toContain('Resource not accessible by integration')
+      }
     }
   )
 
@@ -206,8 +213,10 @@ describe('comment: true', () => {
       inputs: { 'issue-number': '999' }
     })
     expect(run.exitCode).toBe(0)
-    expect(warningAnnotations(run)).toEqual([
-      expect.stringContaining('Could not comment on issue or pull request #999 in acme/docs: it was not found')
-    ])
+    const warnings = warningAnnotations(run)
+    expect(warnings.length).toBeGreaterThan(0)
+    for (const warning of warnings) {
+      expect(warning).toContain('Could not comment on issue or pull request #999 in acme/docs: it was not found')
+    }
   })
 })

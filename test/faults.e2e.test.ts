@@ -338,7 +338,7 @@ describe('cancellation', () => {
       const requestsAtSignal = server.requests.length
       expect(result.exitCode).toBe(1)
       expect(result.outputs).toMatchObject({ status: 'active', outcome: 'cancelled' })
-      expect(result.summary).toContain('Stopped waiting for the Mintlify agent job')
+      expect(result.summary).toContain('⏹️ Run cancelled')
       expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for Agent job "job-9"')
       expect(performance.now() - signalledAt).toBeLessThan(1000)
       await new Promise((resolve) => setTimeout(resolve, 500))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentJob } from '../src/job.ts'
 import { parseJob } from '../src/job.ts'
-import type { PollResult } from '../src/job-client.ts'
+import type { PollResult } from '../src/admin-api.ts'
 import { type PollEvent, type PollerOptions, waitForJob } from '../src/poller.ts'
 import { simulatedClock } from '../sim/simulated-clock.ts'
 

@@ -59,7 +59,8 @@ describe('readSettings', () => {
       comment: false,
       issueNumber: undefined
     })
-    expect(settings?.jobUrl.href).toBe('https://api.mintlify.com/v2/agent/proj/job/job-1')
+    expect(settings?.baseUrl.href).toBe('https://api.mintlify.com/')
+    expect(settings).toMatchObject({ jobId: 'job-1', prompt: undefined, wait: true, followUp: false })
     expect([...(settings?.failOn ?? [])]).toEqual(['failed', 'timeout'])
   })
 
@@ -74,10 +75,10 @@ describe('readSettings', () => {
   })
 
   it('names every missing required input at once', () => {
-    const { error } = read({ 'project-id': '', 'job-id': '', 'api-key': '' })
+    const { error } = read({ 'project-id': '', 'job-id': '', 'api-key': '', prompt: '' })
     expect(error).toContain('Input "api-key" is required')
     expect(error).toContain('Input "project-id" is required')
-    expect(error).toContain('Input "job-id" is required')
+    expect(error).toContain('Input "prompt" or "job-id" is required')
   })
 
   it('warns when the key does not look like an admin key, without echoing it', () => {
@@ -115,29 +116,19 @@ describe('readSettings', () => {
     )
   })
 
-  it('needs a token only when commenting', () => {
+  it('needs a token only when commenting or following up', () => {
     expect(read({ 'github-token': '' }).settings).toBeDefined()
     expect(read({ 'github-token': '', comment: 'true' }).error).toContain(
-      'Input "github-token" is required when "comment" is true'
+      'Input "github-token" is required when "comment" or "follow-up" is true'
     )
   })
 
   it.each(['http://localhost:8080', 'http://127.0.0.1:1', 'http://[::1]:9'])(
     'allows plain http for loopback %s',
     (url) => {
-      expect(read({ 'base-url': url }).settings?.jobUrl.origin).toBe(new URL(url).origin)
+      expect(read({ 'base-url': url }).settings?.baseUrl.origin).toBe(new URL(url).origin)
     }
   )
-
-  it('keeps a base path and encodes ids so they stay one path segment each', () => {
-    const { settings } = read({
-      'base-url': 'https://gateway.example.com/mintlify/',
-      'project-id': 'p/../x',
-      'job-id': 'j?admin=1#f'
-    })
-    expect(settings?.jobUrl.href).toBe('https://gateway.example.com/mintlify/v2/agent/p%2F..%2Fx/job/j%3Fadmin%3D1%23f')
-    expect(settings?.jobUrl.search).toBe('')
-  })
 
   it('reads fail-on separated by commas or newlines, in any case', () => {
     expect([...(read({ 'fail-on': 'Completed,\n archived\nTIMEOUT' }).settings?.failOn ?? [])]).toEqual([
@@ -150,5 +141,29 @@ describe('readSettings', () => {
 
   it('reads an issue number, with or without #', () => {
     expect(read({ 'issue-number': '#42', comment: 'true' }).settings).toMatchObject({ issueNumber: 42, comment: true })
+  })
+
+  it('reads a prompt exactly as given, multi-line, and needs no job-id with it', () => {
+    const prompt = '  Document the /users endpoint.\n\n  - with examples\n'
+    expect(read({ 'job-id': '', prompt }).settings).toMatchObject({ prompt, jobId: undefined })
+  })
+
+  it('takes a prompt of only white space as no prompt', () => {
+    expect(read({ 'job-id': '', prompt: ' \n ' }).error).toContain('Input "prompt" or "job-id" is required')
+  })
+
+  it('reads wait and follow-up as booleans', () => {
+    expect(read({ wait: 'false', 'follow-up': 'true', prompt: 'x', 'job-id': '' }).settings).toMatchObject({
+      wait: false,
+      followUp: true
+    })
+    expect(read({ wait: 'no' }).error).toContain('Input "wait" must be true or false; got "no"')
+  })
+
+  it('needs a prompt for follow-up, and a token for follow-up as for comment', () => {
+    expect(read({ 'follow-up': 'true' }).error).toContain('Input "follow-up" sends "prompt"')
+    expect(read({ 'follow-up': 'true', prompt: 'x', 'job-id': '', 'github-token': '' }).error).toContain(
+      'Input "github-token" is required when "comment" or "follow-up" is true'
+    )
   })
 })

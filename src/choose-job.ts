@@ -1,0 +1,174 @@
+// Which job this step is about, and the request (if any) that makes it so: a new job from the prompt, a follow-up
+// to the job given or to the one already on the issue, the job an earlier attempt of this run started, or the job
+// given to wait for.
+import type { AdminApi } from './admin-api.ts'
+import type { GitHubSide, TrackedComment } from './github-side.ts'
+import { isTerminal, type AgentJob } from './job.ts'
+import type { PollerClock } from './poller.ts'
+import type { Settings } from './settings.ts'
+import { submit, type SubmitWhat } from './submit.ts'
+import { firstLine, promptHash, type TrackedRequest } from './tracking.ts'
+import { forLog } from './untrusted-text.ts'
+
+export type Chosen =
+  | {
+      readonly kind: 'job'
+      readonly jobId: string
+      /** The job as the request's answer gave it; undefined when only waiting. */
+      readonly job: AgentJob | undefined
+      /** The request sent, for the tracking comment; undefined when none was. */
+      readonly request: TrackedRequest | undefined
+      /** A follow-up was sent: the job's earlier, finished status may linger for a moment. */
+      readonly followedUp: boolean
+    }
+  /** Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look). */
+  | { readonly kind: 'error' | 'cancelled'; readonly reason: string }
+
+export interface ChooseContext {
+  readonly settings: Pick<
+    Settings,
+    | 'projectId'
+    | 'jobId'
+    | 'prompt'
+    | 'followUp'
+    | 'comment'
+    | 'requestTimeoutMs'
+    | 'pollIntervalMs'
+    | 'maxPollIntervalMs'
+  >
+  readonly api: AdminApi
+  /** Present when `comment` or `follow-up` asked for GitHub and it could be opened. */
+  readonly github: GitHubSide | undefined
+  /** Why GitHub could not be opened, when it was asked for. */
+  readonly githubUnavailable: string | undefined
+  /** When the step's time runs out. */
+  readonly deadline: number
+  /** How long reading the tracking comments may take. */
+  readonly githubDeadlineMs: number
+  readonly clock: PollerClock & { readonly cancelled: () => boolean }
+  readonly log: (message: string) => void
+}
+
+/** The earlier attempt of this run that sent this same prompt, if the tracking comments say one did. */
+function earlierAttempt(tracked: readonly TrackedComment[], runId: string, hash: string): TrackedComment | undefined {
+  return tracked.findLast((comment) =>
+    comment.state.requests.some((request) => request.run === runId && request.prompt === hash)
+  )
+}
+
+export async function chooseJob(context: ChooseContext): Promise<Chosen> {
+  const { settings, api, github, log } = context
+  const { prompt } = settings
+  if (prompt === undefined) {
+    // job-id alone: wait for a job started elsewhere.
+    return { kind: 'job', jobId: settings.jobId ?? '', job: undefined, request: undefined, followedUp: false }
+  }
+  const project = `project "${forLog(settings.projectId)}"`
+  const request = (kind: TrackedRequest['kind']): TrackedRequest => ({
+    kind,
+    run: github?.run.id ?? process.env['GITHUB_RUN_ID'] ?? '',
+    attempt: github?.run.attempt ?? 1,
+    prompt: promptHash(prompt),
+    line: firstLine(prompt)
+  })
+  const schedule = {
+    deadline: context.deadline,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    pollIntervalMs: settings.pollIntervalMs,
+    maxPollIntervalMs: settings.maxPollIntervalMs
+  }
+
+  const followUp = async (jobId: string): Promise<Chosen> => {
+    const job = `agent job "${forLog(jobId)}"`
+    log(`Sending a follow-up to ${job} in ${project}: "${firstLine(prompt, 100)}"`)
+    const what: SubmitWhat = {
+      verb: `send the follow-up to ${job}`,
+      gerund: `Sending the follow-up to ${job}`,
+      lookFor: `the follow-up on ${job}`
+    }
+    const sent = await submit(
+      (timeoutMs) => api.sendFollowUp(jobId, prompt, timeoutMs),
+      what,
+      schedule,
+      context.clock,
+      log
+    )
+    if (sent.kind !== 'job') return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason }
+    log(`The follow-up was accepted by ${job}.`)
+    return { kind: 'job', jobId, job: sent.job, request: request('follow-up'), followedUp: true }
+  }
+
+  if (settings.jobId !== undefined) return followUp(settings.jobId)
+
+  const rerun = github !== undefined && settings.comment && github.run.attempt > 1
+  if (settings.followUp && github === undefined) {
+    return {
+      kind: 'error',
+      reason: `Could not look for the job to follow up: ${context.githubUnavailable ?? 'GitHub could not be reached'}. Nothing was sent.`
+    }
+  }
+  let tracked: TrackedComment[] = []
+  if (github && (settings.followUp || rerun)) {
+    try {
+      tracked = await github.listTracked(context.githubDeadlineMs)
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error)
+      return {
+        kind: 'error',
+        reason: settings.followUp
+          ? `Could not look for the job to follow up: ${why} Nothing was sent; run the step again, or pass job-id.`
+          : `Could not check whether an earlier attempt of this run already sent this prompt: ${why} Nothing was sent, so that no job runs twice; run the step again, or pass job-id.`
+      }
+    }
+  }
+
+  if (github && rerun) {
+    const earlier = earlierAttempt(tracked, github.run.id, promptHash(prompt))
+    if (earlier) {
+      const jobId = earlier.state.job
+      const job = `agent job "${forLog(jobId)}"`
+      const read = await api.getJob(
+        jobId,
+        Math.min(settings.requestTimeoutMs, Math.max(context.deadline - context.clock.now(), 1000))
+      )
+      if (read.kind === 'cancelled') return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
+      const finished = read.kind === 'job' && isTerminal(read.job.status)
+      if (!finished && read.kind !== 'permanent') {
+        log(
+          `An earlier attempt of this run already sent this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
+        )
+        return {
+          kind: 'job',
+          jobId,
+          job: read.kind === 'job' ? read.job : undefined,
+          request: undefined,
+          followedUp: false
+        }
+      }
+      const state = read.kind === 'job' ? forLog(read.job.status) : 'no longer readable'
+      log(
+        `An earlier attempt of this run already sent this prompt to ${job}, which is ${state}: this attempt sends it again.`
+      )
+    }
+  }
+
+  if (settings.followUp) {
+    const last = tracked.at(-1)
+    if (last) return followUp(last.state.job)
+    log(
+      `No agent job is tracked on ${github?.target.noun ?? 'the issue'} #${github?.target.number ?? ''} yet: starting a new one.`
+    )
+  }
+
+  log(`Starting an agent job in ${project}: "${firstLine(prompt, 100)}"`)
+  const what: SubmitWhat = {
+    verb: 'start the agent job',
+    gerund: 'Starting the agent job',
+    lookFor: `a new agent job in ${project}`
+  }
+  const sent = await submit((timeoutMs) => api.createJob(prompt, timeoutMs), what, schedule, context.clock, log)
+  if (sent.kind !== 'job') return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason }
+  const jobId = sent.job.id ?? ''
+  log(`Started agent job "${forLog(jobId)}".`)
+  return { kind: 'job', jobId, job: sent.job, request: request('start'), followedUp: false }
+}

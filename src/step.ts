@@ -1,0 +1,190 @@
+// The step, once its inputs are read: choose the job (starting it or sending a follow-up when asked), keep the
+// tracking comment, wait, and report the outcome through the outputs, the summary and the log.
+import * as core from '@actions/core'
+import type { Dispatcher } from 'undici'
+import { createAdminApi } from './admin-api.ts'
+import { sleepUnlessCancelled } from './cancellation.ts'
+import { chooseJob } from './choose-job.ts'
+import { formatDuration } from './duration.ts'
+import { errorMessage } from './error-message.ts'
+import type { CommentResult, OpenedGitHub } from './github-side.ts'
+import type { OutputWriter } from './outputs.ts'
+import { resultOutputs } from './outputs.ts'
+import { pick } from './pick.ts'
+import { waitForJob, type WaitStats } from './poller.ts'
+import { logProgress } from './progress-log.ts'
+import { githubHosts } from './pull-request-link.ts'
+import type { Redact } from './redact.ts'
+import type { Settings } from './settings.ts'
+import { summaryOf } from './summary.ts'
+import { forLog } from './untrusted-text.ts'
+import { type StepResult, verdictOf } from './verdict.ts'
+
+export interface StepContext {
+  readonly userAgent: string
+  readonly dispatcher: Dispatcher
+  readonly redact: Redact
+  readonly cancelSignal: AbortSignal
+  readonly outputs: OutputWriter
+  /** Writes the job summary; never throws. */
+  readonly writeSummary: (html: string) => Promise<void>
+}
+
+/** After a follow-up, a job that never shows `active` again is taken as finished after this long. */
+const FOLLOW_UP_SETTLE_MS = 60_000
+/**
+ * Everything one piece of GitHub work does (reading the tracking comments, or writing one) ends within this. After
+ * the job ends, the comment holds the runner no longer than this in all.
+ */
+export const GITHUB_DEADLINE_MS = 60_000
+/** The tracking comment's edit after a cancellation must fit in the time the runner leaves. */
+export const CANCELLED_COMMENT_DEADLINE_MS = 2000
+/** Less time than this left for an edit is not worth a request. */
+const MIN_COMMENT_TIME_MS = 1000
+
+export async function runStep(settings: Settings, context: StepContext): Promise<void> {
+  const startedAt = Date.now()
+  const deadline = startedAt + settings.timeoutMs
+  const clock = {
+    now: Date.now,
+    random: Math.random,
+    sleep: (ms: number) => sleepUnlessCancelled(ms, context.cancelSignal),
+    cancelled: () => context.cancelSignal.aborted
+  }
+  const api = createAdminApi({
+    ...pick(settings, 'baseUrl', 'projectId', 'apiKey'),
+    userAgent: context.userAgent,
+    dispatcher: context.dispatcher,
+    redact: context.redact,
+    githubHosts: githubHosts(process.env['GITHUB_SERVER_URL']),
+    cancelSignal: context.cancelSignal
+  })
+  const opened =
+    settings.comment || (settings.followUp && settings.jobId === undefined)
+      ? await openGitHub(settings, context)
+      : undefined
+  const github = opened?.kind === 'ready' ? opened.side : undefined
+  if (opened?.kind === 'unavailable' && settings.comment) core.warning(`No comment will be made: ${opened.reason}.`)
+
+  core.info(
+    `Mintlify admin API at ${settings.baseUrl.href}, project "${forLog(settings.projectId)}" (timeout ${formatDuration(settings.timeoutMs)}, ` +
+      `polling every ${formatDuration(settings.pollIntervalMs)} growing to ${formatDuration(settings.maxPollIntervalMs)})`
+  )
+  const chosen = await chooseJob({
+    settings,
+    api,
+    github,
+    githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
+    deadline,
+    githubDeadlineMs: GITHUB_DEADLINE_MS,
+    clock,
+    log: (message) => {
+      core.info(message)
+    }
+  })
+  // What was sent, for the summary: the request made, or the one that was tried.
+  const sentKind = chosen.kind === 'job' ? chosen.request?.kind : settings.jobId === undefined ? 'start' : 'follow-up'
+  const facts = {
+    projectId: settings.projectId,
+    jobId: chosen.kind === 'job' ? chosen.jobId : undefined,
+    sent:
+      settings.prompt === undefined || sentKind === undefined
+        ? undefined
+        : { kind: sentKind === 'start' ? ('prompt' as const) : ('follow-up' as const), prompt: settings.prompt }
+  }
+  const stats = (): WaitStats => ({
+    polls: 0,
+    elapsedMs: Date.now() - startedAt,
+    job: chosen.kind === 'job' ? chosen.job : undefined,
+    faults: 0
+  })
+
+  if (chosen.kind !== 'job') {
+    await finish({ ...stats(), kind: chosen.kind, reason: chosen.reason }, undefined)
+    return
+  }
+  context.outputs.set('job-id', chosen.jobId)
+
+  const tracking = settings.comment ? github : undefined
+  const update = { job: chosen.jobId, add: chosen.request ? [chosen.request] : [] }
+  const posting = tracking
+    ?.write(update, { kind: settings.wait ? 'active' : 'started' }, GITHUB_DEADLINE_MS)
+    .then(announce)
+
+  if (!settings.wait) {
+    await finish({ ...stats(), kind: 'started' }, posting)
+    return
+  }
+
+  core.info(`Waiting for agent job "${forLog(chosen.jobId)}".`)
+  const result = await waitForJob(
+    (timeoutMs) => api.getJob(chosen.jobId, timeoutMs),
+    {
+      ...pick(settings, 'pollIntervalMs', 'maxPollIntervalMs', 'requestTimeoutMs'),
+      timeoutMs: Math.max(deadline - Date.now(), 0)
+    },
+    clock,
+    logProgress(core),
+    chosen.job ? { job: chosen.job, ...(chosen.followedUp ? { settleMs: FOLLOW_UP_SETTLE_MS } : {}) } : undefined
+  )
+  await finish({ ...result, elapsedMs: Date.now() - startedAt }, posting)
+
+  /** Reports the result: outputs first (a later step may need them even when this one fails), the summary, the comment. */
+  async function finish(result: StepResult, earlierComment: Promise<void> | undefined): Promise<void> {
+    const jobId = chosen.kind === 'job' ? chosen.jobId : undefined
+    const verdict = verdictOf(result, { jobId, ...pick(settings, 'timeoutMs', 'failOn') })
+    context.outputs.setAll(resultOutputs(result))
+    const pr = result.job?.pr
+    if (pr?.kind === 'dropped') {
+      core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`)
+    }
+    await context.writeSummary(summaryOf(result, facts, verdict))
+    // From here on the comment holds the runner: the first comment's remaining time and the edit share one budget.
+    const holding = Date.now()
+    await earlierComment
+    if (tracking && jobId !== undefined && result.kind !== 'started') {
+      const budget = result.kind === 'cancelled' ? CANCELLED_COMMENT_DEADLINE_MS : GITHUB_DEADLINE_MS
+      const left = budget - (Date.now() - holding)
+      if (left >= MIN_COMMENT_TIME_MS) {
+        const view = { kind: 'ended', result, message: verdict.message, timeoutMs: settings.timeoutMs } as const
+        announce(await tracking.write(update, view, left))
+      } else {
+        core.warning(
+          `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
+        )
+      }
+    }
+    if (verdict.fails) core.setFailed(verdict.message)
+    else core.info(verdict.message)
+  }
+
+  function announce(commented: CommentResult): void {
+    if (commented.kind === 'warning') {
+      core.warning(commented.warning)
+      return
+    }
+    context.outputs.set('comment-url', commented.url)
+    core.info(`Tracking comment: ${commented.url}`)
+  }
+}
+
+/** Loads the GitHub side (Octokit and the event context live in a chunk of their own). Never throws. */
+async function openGitHub(settings: Settings, context: StepContext): Promise<OpenedGitHub> {
+  try {
+    const { openGitHubSide } = await import('./github-side.ts')
+    return openGitHubSide({
+      token: settings.githubToken,
+      issueNumber: settings.issueNumber,
+      userAgent: context.userAgent,
+      dispatcher: context.dispatcher,
+      redact: context.redact,
+      debug: core.debug,
+      cancelSignal: context.cancelSignal
+    })
+  } catch (error) {
+    return {
+      kind: 'unavailable',
+      reason: `GitHub could not be set up (${forLog(context.redact(errorMessage(error)), 300)})`
+    }
+  }
+}
