@@ -106,6 +106,7 @@ export async function runStep(settings: Settings, context: StepContext): Promise
   context.outputs.set('job-id', chosen.jobId)
 
   const tracking = settings.comment ? github : undefined
+  let commentUrl: string | undefined
   const update = { job: chosen.jobId, add: chosen.request ? [chosen.request] : [] }
   const posting = tracking
     ?.write(update, { kind: settings.wait ? 'active' : 'started' }, GITHUB_DEADLINE_MS)
@@ -163,9 +164,12 @@ export async function runStep(settings: Settings, context: StepContext): Promise
       core.warning(commented.warning)
       return
     }
+    if (commented.url === commentUrl) return
+    commentUrl = commented.url
     context.outputs.set('comment-url', commented.url)
     core.info(`Tracking comment: ${commented.url}`)
   }
+
 }
 
 /** Loads the GitHub side (Octokit and the event context live in a chunk of their own). Never throws. */

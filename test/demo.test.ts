@@ -4,14 +4,18 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { ROOT } from '../sim/run-action.ts'
 
-it('runs the demo: a job that stays active, then completes with a pull request', async () => {
+it('runs the demo: a job started from a prompt stays active, then completes with a pull request', async () => {
   const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], { env: { PATH: process.env['PATH'] ?? '' } })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   const code = await new Promise((resolve) => child.on('close', resolve))
   expect(code, output).toBe(0)
+  expect(output).toContain('\nStarting an agent job in project "demo-project": "Document the new /users endpoint."\n')
+  expect(output).toContain('\nStarted agent job "job-1".\n')
   expect(output).toContain('\nJob status: active\n')
+  expect(output).toContain('job-id: job-1')
+  expect(output).toMatch(/✅ \*\*Mintlify agent job completed\*\*: the agent opened a pull request/)
   expect(output).toMatch(
     /\nJob status: completed \(was active, after \ds\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/
   )

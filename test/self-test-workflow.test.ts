@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { playJobs, type RunningServer, startServer } from '../sim/admin-api.ts'
+import { type RunningServer, startServer } from '../sim/admin-api.ts'
+import { simulateAgentApi } from '../sim/agent-api.ts'
 import { ROOT, runAction } from '../sim/run-action.ts'
 import { SELF_TEST_JOBS } from '../sim/self-test-jobs.ts'
 
@@ -22,7 +23,9 @@ interface Step {
 
 let server: RunningServer
 beforeAll(async () => {
-  server = await startServer(playJobs(SELF_TEST_JOBS))
+  server = await startServer(
+    simulateAgentApi({ projectId: 'self-test', apiKey: 'mint_self_test_key', existing: SELF_TEST_JOBS }).respond
+  )
 })
 afterAll(async () => {
   await server.close()
@@ -66,7 +69,7 @@ it('passes the self-test workflow, step by step, as the runner would run it', as
       expect(check.status, `step "${step.name ?? ''}": ${check.stderr}`).toBe(0)
     }
   }
-  expect(actionSteps).toBe(2)
-  expect(checkSteps).toBe(2)
+  expect(actionSteps).toBe(3)
+  expect(checkSteps).toBe(3)
   expect(results['failed']?.outcome).toBe('failure')
 })
