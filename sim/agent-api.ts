@@ -83,10 +83,11 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
   let next = 1
   const base = `/v2/agent/${encodeURIComponent(options.projectId)}/job`
 
-  const status = (job: SimulatedJob): { status: string; prLink: string | null } => {
+  /** The job's status as the next GET would see it (`polls` counts that GET); a new job's answer says active. */
+  const status = (job: SimulatedJob, polls = job.polls): { status: string; prLink: string | null } => {
     if (job.lingering !== undefined) return { status: job.lingering, prLink: null }
     const active =
-      (job.run.activePolls !== undefined && job.polls <= job.run.activePolls) ||
+      (job.run.activePolls !== undefined && polls <= job.run.activePolls) ||
       (job.run.activeForMs !== undefined && performance.now() - job.since < job.run.activeForMs)
     return active
       ? { status: 'active', prLink: null }
@@ -159,7 +160,7 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
       const prompt = promptOf(decoded)
       if (prompt === undefined) return sendJson(res, 400, { error: 'prompt must be a string of at least 1 character' })
       if (limited(res)) return
-      const before = status(job).status
+      const before = status(job, job.polls + 1).status
       job.prompts.push(prompt)
       job.run = run
       job.since = performance.now()

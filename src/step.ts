@@ -7,7 +7,9 @@ import { sleepUnlessCancelled } from './cancellation.ts'
 import { chooseJob } from './choose-job.ts'
 import { formatDuration } from './duration.ts'
 import { errorMessage } from './error-message.ts'
-import type { CommentResult, OpenedGitHub } from './github-side.ts'
+import type { CommentView } from './comment-body.ts'
+import type { CommentResult, GitHubSide, OpenedGitHub, TrackingUpdate } from './github-side.ts'
+import type { AgentJob } from './job.ts'
 import type { OutputWriter } from './outputs.ts'
 import { resultOutputs } from './outputs.ts'
 import { pick } from './pick.ts'
@@ -16,7 +18,7 @@ import { logProgress } from './progress-log.ts'
 import { githubHosts } from './pull-request-link.ts'
 import type { Redact } from './redact.ts'
 import type { Settings } from './settings.ts'
-import { summaryOf } from './summary.ts'
+import { type SummaryFacts, summaryOf } from './summary.ts'
 import { forLog } from './untrusted-text.ts'
 import { type StepResult, verdictOf } from './verdict.ts'
 
@@ -84,36 +86,34 @@ export async function runStep(settings: Settings, context: StepContext): Promise
   })
   // What was sent, for the summary: the request made, or the one that was tried.
   const sentKind = chosen.kind === 'job' ? chosen.request?.kind : settings.jobId === undefined ? 'start' : 'follow-up'
-  const facts = {
+  const report = reporter(settings, context, {
     projectId: settings.projectId,
     jobId: chosen.kind === 'job' ? chosen.jobId : undefined,
     sent:
       settings.prompt === undefined || sentKind === undefined
         ? undefined
-        : { kind: sentKind === 'start' ? ('prompt' as const) : ('follow-up' as const), prompt: settings.prompt }
-  }
-  const stats = (): WaitStats => ({
+        : { kind: sentKind === 'start' ? 'prompt' : 'follow-up', prompt: settings.prompt }
+  })
+  const stats = (job: AgentJob | undefined): WaitStats => ({
     polls: 0,
     elapsedMs: Date.now() - startedAt,
-    job: chosen.kind === 'job' ? chosen.job : undefined,
+    job,
     faults: 0
   })
 
   if (chosen.kind !== 'job') {
-    await finish({ ...stats(), kind: chosen.kind, reason: chosen.reason }, undefined)
+    await report({ ...stats(undefined), kind: chosen.kind, reason: chosen.reason }, undefined)
     return
   }
   context.outputs.set('job-id', chosen.jobId)
-
-  const tracking = settings.comment ? github : undefined
-  let commentUrl: string | undefined
-  const update = { job: chosen.jobId, add: chosen.request ? [chosen.request] : [] }
-  const posting = tracking
-    ?.write(update, { kind: settings.wait ? 'active' : 'started' }, GITHUB_DEADLINE_MS)
-    .then(announce)
+  const comment =
+    settings.comment && github
+      ? trackingComment(github, { job: chosen.jobId, add: chosen.request ? [chosen.request] : [] }, context.outputs)
+      : undefined
+  comment?.show({ kind: settings.wait ? 'active' : 'started' })
 
   if (!settings.wait) {
-    await finish({ ...stats(), kind: 'started' }, posting)
+    await report({ ...stats(chosen.job), kind: 'started' }, comment)
     return
   }
 
@@ -128,48 +128,74 @@ export async function runStep(settings: Settings, context: StepContext): Promise
     logProgress(core),
     chosen.job ? { job: chosen.job, ...(chosen.followedUp ? { settleMs: FOLLOW_UP_SETTLE_MS } : {}) } : undefined
   )
-  await finish({ ...result, elapsedMs: Date.now() - startedAt }, posting)
+  await report({ ...result, elapsedMs: Date.now() - startedAt }, comment)
+}
 
-  /** Reports the result: outputs first (a later step may need them even when this one fails), the summary, the comment. */
-  async function finish(result: StepResult, earlierComment: Promise<void> | undefined): Promise<void> {
-    const jobId = chosen.kind === 'job' ? chosen.jobId : undefined
-    const verdict = verdictOf(result, { jobId, ...pick(settings, 'timeoutMs', 'failOn') })
+interface TrackingComment {
+  /** Posts or edits the comment in the background, while the step goes on. */
+  show(view: CommentView): void
+  /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
+  end(view: CommentView & { kind: 'ended' }): Promise<void>
+}
+
+/** The job's tracking comment: posted as soon as the job is known, edited when it ends. Never throws. */
+function trackingComment(github: GitHubSide, update: TrackingUpdate, outputs: OutputWriter): TrackingComment {
+  let shown: string | undefined
+  let pending: Promise<void> = Promise.resolve()
+  const announce = (commented: CommentResult): void => {
+    if (commented.kind === 'warning') {
+      core.warning(commented.warning)
+      return
+    }
+    if (commented.url === shown) return
+    shown = commented.url
+    outputs.set('comment-url', commented.url)
+    core.info(`Tracking comment: ${commented.url}`)
+  }
+  return {
+    show: (view) => {
+      pending = github.write(update, view, GITHUB_DEADLINE_MS).then(announce)
+    },
+    end: async (view) => {
+      // From here on the comment holds the runner: the first comment's remaining time and the edit share one budget.
+      const budget = view.result.kind === 'cancelled' ? CANCELLED_COMMENT_DEADLINE_MS : GITHUB_DEADLINE_MS
+      const holding = Date.now()
+      await pending
+      const left = budget - (Date.now() - holding)
+      if (left < MIN_COMMENT_TIME_MS) {
+        core.warning(
+          `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
+        )
+        return
+      }
+      announce(await github.write(update, view, left))
+    }
+  }
+}
+
+/**
+ * Reports the result: outputs first (a later step may need them even when this one fails), then the summary, the
+ * tracking comment, and the verdict.
+ */
+function reporter(
+  settings: Pick<Settings, 'timeoutMs' | 'failOn'>,
+  context: StepContext,
+  facts: SummaryFacts
+): (result: StepResult, comment: TrackingComment | undefined) => Promise<void> {
+  return async (result, comment) => {
+    const verdict = verdictOf(result, { jobId: facts.jobId, ...pick(settings, 'timeoutMs', 'failOn') })
     context.outputs.setAll(resultOutputs(result))
     const pr = result.job?.pr
     if (pr?.kind === 'dropped') {
       core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`)
     }
     await context.writeSummary(summaryOf(result, facts, verdict))
-    // From here on the comment holds the runner: the first comment's remaining time and the edit share one budget.
-    const holding = Date.now()
-    await earlierComment
-    if (tracking && jobId !== undefined && result.kind !== 'started') {
-      const budget = result.kind === 'cancelled' ? CANCELLED_COMMENT_DEADLINE_MS : GITHUB_DEADLINE_MS
-      const left = budget - (Date.now() - holding)
-      if (left >= MIN_COMMENT_TIME_MS) {
-        const view = { kind: 'ended', result, message: verdict.message, timeoutMs: settings.timeoutMs } as const
-        announce(await tracking.write(update, view, left))
-      } else {
-        core.warning(
-          `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
-        )
-      }
+    if (comment && result.kind !== 'started') {
+      await comment.end({ kind: 'ended', result, message: verdict.message, timeoutMs: settings.timeoutMs })
     }
     if (verdict.fails) core.setFailed(verdict.message)
     else core.info(verdict.message)
   }
-
-  function announce(commented: CommentResult): void {
-    if (commented.kind === 'warning') {
-      core.warning(commented.warning)
-      return
-    }
-    if (commented.url === commentUrl) return
-    commentUrl = commented.url
-    context.outputs.set('comment-url', commented.url)
-    core.info(`Tracking comment: ${commented.url}`)
-  }
-
 }
 
 /** Loads the GitHub side (Octokit and the event context live in a chunk of their own). Never throws. */

@@ -3,7 +3,7 @@ import { firstLine } from './tracking.ts'
 import { forMarkdown } from './untrusted-text.ts'
 import { headingOf, type StepResult, type Verdict } from './verdict.ts'
 
-interface SummaryFacts {
+export interface SummaryFacts {
   readonly projectId: string
   /** The job started, followed up or waited for; undefined when none is known. */
   readonly jobId: string | undefined
