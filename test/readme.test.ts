@@ -14,7 +14,7 @@ it("keeps the README's inputs and outputs tables identical to action.yml (run `n
 it('documents in the README every output a workflow example uses', async () => {
   const readme = await readFile(README, 'utf8')
   const { outputs } = await readActionMetadata()
-  const used = [...readme.matchAll(/steps\.wait\.outputs\.([\w-]+)/g)].map((match) => match[1])
+  const used = [...readme.matchAll(/steps\.agent\.outputs\.([\w-]+)/g)].map((match) => match[1])
   expect(used.length).toBeGreaterThan(0)
   for (const name of used) expect(Object.keys(outputs)).toContain(name)
 })
