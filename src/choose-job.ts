@@ -112,6 +112,7 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
     try {
       tracked = await github.listTracked(context.githubDeadlineMs)
     } catch (error) {
+      if (context.clock.cancelled()) return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
       const why = error instanceof Error ? error.message : String(error)
       return {
         kind: 'error',

@@ -136,6 +136,8 @@ interface TrackingComment {
   show(view: CommentView): void
   /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
   end(view: CommentView & { kind: 'ended' }): Promise<void>
+  /** Waits for the comment in the background (the step does not wait for the job, so there is no outcome yet). */
+  settle(): Promise<void>
 }
 
 /** The job's tracking comment: posted as soon as the job is known, edited when it ends. Never throws. */
@@ -169,7 +171,8 @@ function trackingComment(github: GitHubSide, update: TrackingUpdate, outputs: Ou
         return
       }
       announce(await github.write(update, view, left))
-    }
+    },
+    settle: () => pending
   }
 }
 
@@ -190,9 +193,8 @@ function reporter(
       core.warning(`The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`)
     }
     await context.writeSummary(summaryOf(result, facts, verdict))
-    if (comment && result.kind !== 'started') {
-      await comment.end({ kind: 'ended', result, message: verdict.message, timeoutMs: settings.timeoutMs })
-    }
+    if (result.kind === 'started') await comment?.settle()
+    else await comment?.end({ kind: 'ended', result, message: verdict.message, timeoutMs: settings.timeoutMs })
     if (verdict.fails) core.setFailed(verdict.message)
     else core.info(verdict.message)
   }

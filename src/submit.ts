@@ -64,7 +64,8 @@ export async function submit(
           reason: `Cancelled while trying to ${what.verb}: it may or may not have reached the API; look for ${what.lookFor} on the Mintlify dashboard.`
         }
       case 'not sent': {
-        const wait = result.retryAfterMs ?? faultDelay(attempt, options, clock.random)
+        // Never sooner than Retry-After asks, nor than the backoff: a Retry-After of 0 cannot make it hammer the API.
+        const wait = Math.max(result.retryAfterMs ?? 0, faultDelay(attempt, options, clock.random))
         if (clock.now() + wait > options.deadline) {
           const limit = result.rateLimited ? ` ${RATE_LIMIT_NOTE}` : ''
           const asked =

@@ -194,6 +194,24 @@ describe('never a job twice', () => {
     expect(result.outputs['job-id']).toBe('job-1')
   })
 
+  it('backs off even when a 429 asks for no wait at all', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed' } }
+    })
+    const gate = await serve((req, res, index) => {
+      if (index < 2) return sendJson(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': '0' })
+      return api.respond(req, res, index)
+    })
+    const result = await run(gate, { prompt: 'Document it', 'poll-interval': '400ms', 'max-poll-interval': '2s' })
+    expect(result.exitCode).toBe(0)
+    const times = posts(gate).map((request) => request.at)
+    expect(times).toHaveLength(3)
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(190)
+    expect((times[2] ?? 0) - (times[1] ?? 0)).toBeGreaterThanOrEqual(390)
+  })
+
   it('gives up when Retry-After reaches past the timeout, saying nothing was started', async () => {
     const { server } = await agentApi({ rateLimit: { max: 0, windowMs: 3_600_000, retryAfterS: 3600 } })
     const result = await run(server, { prompt: 'Document it', timeout: '1m' })
@@ -396,6 +414,19 @@ describe('the tracking comment', () => {
     expect(rerun.outputs['job-id']).toBe('job-2')
     expect(rerun.stdout).toContain('which is failed: this attempt sends it again.')
     expect(github.comments).toHaveLength(2)
+  })
+
+  it('with wait: false, posts the comment saying the job started, before the step ends', async () => {
+    const github = await fakeGitHub()
+    const { server } = await agentApi()
+    const result = await run(server, { prompt: 'Document /users', comment: 'true', wait: 'false' }, withGitHub(github))
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'started', 'job-id': 'job-1' })
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain(
+      '🚀 **Mintlify agent job started**: the agent is working on it; this run does not wait for it'
+    )
+    expect(result.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
   })
 
   it('a cancelled run edits the comment: cancelled, and the job may still be running', async () => {
