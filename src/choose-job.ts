@@ -6,8 +6,8 @@ import type { GitHubSide, TrackedComment } from './github-side.ts'
 import { isTerminal, type AgentJob } from './job.ts'
 import type { PollerClock } from './poller.ts'
 import type { Settings } from './settings.ts'
-import { submit, type SubmitWhat } from './submit.ts'
-import { firstLine, promptHash, type TrackedRequest } from './tracking.ts'
+import { submit, type Submitted, type SubmitWhat } from './submit.ts'
+import { firstLine, promptHash, type TrackedRequest, UNKNOWN_JOB } from './tracking.ts'
 import { forLog } from './untrusted-text.ts'
 
 export type Chosen =
@@ -22,7 +22,15 @@ export type Chosen =
       readonly followedUp: boolean
     }
   /** Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look). */
-  | { readonly kind: 'error' | 'cancelled'; readonly reason: string }
+  | {
+      readonly kind: 'error' | 'cancelled'
+      readonly reason: string
+      /**
+       * A request that may or may not have reached the API, and its job (UNKNOWN_JOB for a start): the tracking
+       * comment records it, so that a re-run of this run does not send it again.
+       */
+      readonly unsure?: { readonly job: string; readonly request: TrackedRequest }
+    }
 
 export interface ChooseContext {
   readonly settings: Pick<
@@ -49,11 +57,19 @@ export interface ChooseContext {
   readonly log: (message: string) => void
 }
 
-/** The earlier attempt of this run that sent this same prompt, if the tracking comments say one did. */
-function earlierAttempt(tracked: readonly TrackedComment[], runId: string, hash: string): TrackedComment | undefined {
-  return tracked.findLast((comment) =>
-    comment.state.requests.some((request) => request.run === runId && request.prompt === hash)
-  )
+/** The earlier attempt of this run that sent this same prompt (to this job, when one is given), if any. */
+function earlierAttempt(
+  tracked: readonly TrackedComment[],
+  runId: string,
+  hash: string,
+  jobId: string | undefined
+): { readonly comment: TrackedComment; readonly request: TrackedRequest } | undefined {
+  for (const comment of tracked.toReversed()) {
+    if (jobId !== undefined && comment.state.job !== jobId) continue
+    const request = comment.state.requests.findLast((sent) => sent.run === runId && sent.prompt === hash)
+    if (request) return { comment, request }
+  }
+  return undefined
 }
 
 export async function chooseJob(context: ChooseContext): Promise<Chosen> {
@@ -77,6 +93,15 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
     pollIntervalMs: settings.pollIntervalMs,
     maxPollIntervalMs: settings.maxPollIntervalMs
   }
+  /** What a failed request means for the step; one that may have reached the API is recorded as unsure. */
+  const notSent = (sent: Exclude<Submitted, { kind: 'job' }>, job: string, kind: TrackedRequest['kind']): Chosen => {
+    const maybeSent = sent.kind === 'ambiguous' || (sent.kind === 'cancelled' && sent.maybeSent)
+    return {
+      kind: sent.kind === 'cancelled' ? 'cancelled' : 'error',
+      reason: sent.reason,
+      ...(maybeSent ? { unsure: { job, request: { ...request(kind), unsure: true } } } : {})
+    }
+  }
 
   const followUp = async (jobId: string): Promise<Chosen> => {
     const job = `agent job "${forLog(jobId)}"`
@@ -93,22 +118,21 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
       context.clock,
       log
     )
-    if (sent.kind !== 'job') return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason }
+    if (sent.kind !== 'job') return notSent(sent, jobId, 'follow-up')
     log(`The follow-up was accepted by ${job}.`)
     return { kind: 'job', jobId, job: sent.job, request: request('follow-up'), followedUp: true }
   }
 
-  if (settings.jobId !== undefined) return followUp(settings.jobId)
-
   const rerun = github !== undefined && settings.comment && github.run.attempt > 1
-  if (settings.followUp && github === undefined) {
+  const lookForFollowUp = settings.followUp && settings.jobId === undefined
+  if (lookForFollowUp && github === undefined) {
     return {
       kind: 'error',
       reason: `Could not look for the job to follow up: ${context.githubUnavailable ?? 'GitHub could not be reached'}. Nothing was sent.`
     }
   }
   let tracked: TrackedComment[] = []
-  if (github && (settings.followUp || rerun)) {
+  if (github && (lookForFollowUp || rerun)) {
     try {
       tracked = await github.listTracked(context.githubDeadlineMs)
     } catch (error) {
@@ -116,7 +140,7 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
       const why = error instanceof Error ? error.message : String(error)
       return {
         kind: 'error',
-        reason: settings.followUp
+        reason: lookForFollowUp
           ? `Could not look for the job to follow up: ${why} Nothing was sent; run the step again, or pass job-id.`
           : `Could not check whether an earlier attempt of this run already sent this prompt: ${why} Nothing was sent, so that no job runs twice; run the step again, or pass job-id.`
       }
@@ -124,37 +148,16 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
   }
 
   if (github && rerun) {
-    const earlier = earlierAttempt(tracked, github.run.id, promptHash(prompt))
+    const earlier = earlierAttempt(tracked, github.run.id, promptHash(prompt), settings.jobId)
     if (earlier) {
-      const jobId = earlier.state.job
-      const job = `agent job "${forLog(jobId)}"`
-      const read = await api.getJob(
-        jobId,
-        Math.min(settings.requestTimeoutMs, Math.max(context.deadline - context.clock.now(), 1000))
-      )
-      if (read.kind === 'cancelled') return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
-      const finished = read.kind === 'job' && isTerminal(read.job.status)
-      if (!finished && read.kind !== 'permanent') {
-        log(
-          `An earlier attempt of this run already sent this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
-        )
-        return {
-          kind: 'job',
-          jobId,
-          job: read.kind === 'job' ? read.job : undefined,
-          request: undefined,
-          followedUp: false
-        }
-      }
-      const state = read.kind === 'job' ? forLog(read.job.status) : 'no longer readable'
-      log(
-        `An earlier attempt of this run already sent this prompt to ${job}, which is ${state}: this attempt sends it again.`
-      )
+      const decided = await continueEarlierAttempt(earlier, context)
+      if (decided) return decided
     }
   }
 
+  if (settings.jobId !== undefined) return followUp(settings.jobId)
   if (settings.followUp) {
-    const last = tracked.at(-1)
+    const last = tracked.findLast((comment) => comment.state.job !== UNKNOWN_JOB)
     if (last) return followUp(last.state.job)
     log(
       `No agent job is tracked on ${github?.target.noun ?? 'the issue'} #${github?.target.number ?? ''} yet: starting a new one.`
@@ -168,8 +171,59 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
     lookFor: `a new agent job in ${project}`
   }
   const sent = await submit((timeoutMs) => api.createJob(prompt, timeoutMs), what, schedule, context.clock, log)
-  if (sent.kind !== 'job') return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason }
+  if (sent.kind !== 'job') return notSent(sent, UNKNOWN_JOB, 'start')
   const jobId = sent.job.id ?? ''
   log(`Started agent job "${forLog(jobId)}".`)
   return { kind: 'job', jobId, job: sent.job, request: request('start'), followedUp: false }
+}
+
+/**
+ * A re-run of a run whose earlier attempt sent this prompt: wait for that job while it runs. Once it has ended, the
+ * prompt is sent again, unless the earlier request may or may not have reached the API: then nothing is sent.
+ * Undefined means: send it.
+ */
+async function continueEarlierAttempt(
+  earlier: { readonly comment: TrackedComment; readonly request: TrackedRequest },
+  context: ChooseContext
+): Promise<Chosen | undefined> {
+  const { settings, api, log } = context
+  const startNewRun =
+    'Nothing was sent, so that nothing runs twice. Look on the Mintlify dashboard; to send the prompt anyway, start a new run of the workflow instead of re-running this one.'
+  const jobId = earlier.comment.state.job
+  if (jobId === UNKNOWN_JOB) {
+    return {
+      kind: 'error',
+      reason: `An earlier attempt of this run tried to start an agent job with this prompt, and could not tell whether it did. ${startNewRun}`
+    }
+  }
+  const job = `agent job "${forLog(jobId)}"`
+  const read = await api.getJob(
+    jobId,
+    Math.min(settings.requestTimeoutMs, Math.max(context.deadline - context.clock.now(), 1000))
+  )
+  if (read.kind === 'cancelled') return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
+  const finished = read.kind === 'job' && isTerminal(read.job.status)
+  if (!finished && read.kind !== 'permanent') {
+    log(
+      `An earlier attempt of this run already sent this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
+    )
+    return {
+      kind: 'job',
+      jobId,
+      job: read.kind === 'job' ? read.job : undefined,
+      request: undefined,
+      followedUp: false
+    }
+  }
+  const state = read.kind === 'job' ? forLog(read.job.status) : 'no longer readable'
+  if (earlier.request.unsure) {
+    return {
+      kind: 'error',
+      reason: `An earlier attempt of this run sent this prompt to ${job}, which is now ${state}, and could not tell whether it arrived. ${startNewRun}`
+    }
+  }
+  log(
+    `An earlier attempt of this run already sent this prompt to ${job}, which is ${state}: this attempt sends it again.`
+  )
+  return undefined
 }

@@ -1,6 +1,6 @@
 import { formatDuration } from './duration.ts'
 import type { WaitResult } from './poller.ts'
-import { markerOf, type TrackingState } from './tracking.ts'
+import { markerOf, type TrackingState, UNKNOWN_JOB } from './tracking.ts'
 import { forMarkdown } from './untrusted-text.ts'
 import { OUTCOME_WORDING, type Stage } from './verdict.ts'
 
@@ -48,10 +48,13 @@ function stageOf(view: CommentView): Stage {
  */
 export function renderComment(state: TrackingState, view: CommentView, runUrl: string): string {
   const { emoji, title } = OUTCOME_WORDING[stageOf(view)]
+  // In <code>, GitHub makes no mention, issue reference or link of the prompt's text: it notifies nobody.
   const asked = state.requests.map(
-    (request) => `- ${request.kind === 'start' ? 'Prompt' : 'Follow-up'}: ${forMarkdown(request.line, 200)}`
+    (request) =>
+      `- ${request.kind === 'start' ? 'Prompt' : 'Follow-up'}: <code>${forMarkdown(request.line, 200)}</code>`
   )
-  const details = [`job <code>${forMarkdown(state.job)}</code>`]
+  if (state.omitted) asked.splice(1, 0, `- … ${state.omitted} earlier follow-up${state.omitted === 1 ? '' : 's'}`)
+  const details = [state.job === UNKNOWN_JOB ? 'job unknown' : `job <code>${forMarkdown(state.job)}</code>`]
   const job = view.kind === 'ended' ? view.result.job : undefined
   if (job?.model) details.push(`model ${forMarkdown(job.model)}`)
   if (view.kind === 'ended') details.push(`waited ${formatDuration(view.result.elapsedMs)}`)

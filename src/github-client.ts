@@ -32,6 +32,11 @@ export interface GitHubClient {
   readonly signal: AbortSignal
   /** The rate limit that made a request give up, if one did. */
   rateLimitHit(): RateLimitHit | undefined
+  /**
+   * The work, or a rejection as soon as the signal aborts: Octokit's waits between retries do not watch the signal,
+   * and a cancelled run must not sit through them.
+   */
+  bounded<T>(work: Promise<T>): Promise<T>
 }
 
 interface GitHubClientOptions {
@@ -77,5 +82,14 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     throttle: { onRateLimit: retryWithinDeadline(false), onSecondaryRateLimit: retryWithinDeadline(true) },
     retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2 }
   })
-  return { octokit, signal, rateLimitHit: () => hit }
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const stop = (): void => {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'))
+    }
+    if (signal.aborted) stop()
+    else signal.addEventListener('abort', stop, { once: true })
+  })
+  // Nobody may be listening when the signal aborts after the work is done.
+  aborted.catch(() => undefined)
+  return { octokit, signal, rateLimitHit: () => hit, bounded: (work) => Promise.race([work, aborted]) }
 }

@@ -8,7 +8,7 @@ import { formatDuration } from './duration.ts'
 import { errorMessage } from './error-message.ts'
 import { createGitHubClient, type GitHubClient } from './github-client.ts'
 import type { Redact } from './redact.ts'
-import { readMarker, type TrackedRequest, type TrackingState } from './tracking.ts'
+import { readMarker, type TrackedRequest, type TrackingState, UNKNOWN_JOB, withRequests } from './tracking.ts'
 import { forLog, httpUrl } from './untrusted-text.ts'
 
 interface GitHubSideOptions {
@@ -71,13 +71,15 @@ async function loginOf(github: GitHubClient): Promise<string> {
   return login
 }
 
-/** Whether GitHub's `user.login` is this login: an app's comments are by `name[bot]`, whichever way GraphQL says it. */
-function isAuthor(author: string | undefined, login: string): boolean {
-  return author === login || author === `${login}[bot]` || `${author ?? ''}[bot]` === login
-}
-
-function sameRequest(a: TrackedRequest, b: TrackedRequest): boolean {
-  return a.kind === b.kind && a.run === b.run && a.attempt === b.attempt && a.prompt === b.prompt
+/**
+ * Whether the comment's author is this login. GraphQL names an app `name` where REST names its comments' author
+ * `name[bot]`; the two forms are taken as one only for a bot account, since anyone may register the user `name`.
+ */
+function isAuthor(author: { login?: string; type?: string } | null | undefined, login: string): boolean {
+  if (!author?.login) return false
+  if (author.login === login) return true
+  const bot = author.type === 'Bot'
+  return bot && (author.login === `${login}[bot]` || `${author.login}[bot]` === login)
 }
 
 function status(error: unknown): number | undefined {
@@ -85,6 +87,9 @@ function status(error: unknown): number | undefined {
     ? error.status
     : undefined
 }
+
+/** 100 comments a page: the action looks through an issue's first 10,000 comments. */
+const MAX_COMMENT_PAGES = 100
 
 export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
   const resolved = resolveCommentTarget({
@@ -131,13 +136,20 @@ export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
       issue_number: target.number,
       per_page: 100
     })
+    let read = 0
     for await (const page of pages) {
+      // A Link header that never ends (or points back) cannot keep the step reading.
+      if (++read > MAX_COMMENT_PAGES) {
+        options.debug(`GitHub: stopped after ${MAX_COMMENT_PAGES} pages of comments.`)
+        break
+      }
       for (const comment of page.data) {
         // Only a comment that starts with the marker (a reply quoting ours starts with "> "), and only our own.
         const state = readMarker(comment.body)
-        if (state && isAuthor(comment.user?.login, me)) {
+        if (state && isAuthor(comment.user, me)) {
           own.push({ id: comment.id, state, updatedAt: comment.updated_at })
-          known.set(state.job, { id: comment.id, state })
+          // A start that may not have made a job gets a comment of its own each time, never an earlier one.
+          if (state.job !== UNKNOWN_JOB) known.set(state.job, { id: comment.id, state })
         }
       }
     }
@@ -170,13 +182,37 @@ export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
     return `Could not ${doing} ${where} (${detail}).`
   }
 
+  const writeComment = async (
+    github: GitHubClient,
+    update: TrackingUpdate,
+    view: CommentView
+  ): Promise<CommentResult> => {
+    if (update.job !== UNKNOWN_JOB && !known.has(update.job)) await listOwn(github)
+    const existing = known.get(update.job)
+    const state = withRequests(existing?.state ?? { job: update.job, requests: [] }, update.add)
+    const body = renderComment(state, view, run.url)
+    const response =
+      existing === undefined
+        ? await github.octokit.rest.issues.createComment({ ...issue, issue_number: target.number, body })
+        : await github.octokit.rest.issues.updateComment({ ...issue, comment_id: existing.id, body })
+    known.set(update.job, { id: response.data.id, state })
+    const url = httpUrl(response.data.html_url)
+    if (!url) {
+      return {
+        kind: 'warning',
+        warning: `Commented on ${where}, but GitHub gave no http(s) address for the comment.`
+      }
+    }
+    return { kind: 'commented', url: url.href }
+  }
+
   const side: GitHubSide = {
     target,
     run,
     listTracked: async (deadlineMs) => {
       const github = client(deadlineMs, true)
       try {
-        return await listOwn(github)
+        return await github.bounded(listOwn(github))
       } catch (error) {
         throw new Error(failure(error, github, 'read the comments of', deadlineMs), { cause: error })
       }
@@ -185,27 +221,7 @@ export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
       // An edit after a cancellation must still go out: it is bounded by its own short deadline instead.
       const github = client(deadlineMs, !(view.kind === 'ended' && view.result.kind === 'cancelled'))
       try {
-        if (!known.has(update.job)) await listOwn(github)
-        const existing = known.get(update.job)
-        const listed = existing?.state.requests ?? []
-        const state: TrackingState = {
-          job: update.job,
-          requests: [...listed, ...update.add.filter((request) => !listed.some((old) => sameRequest(old, request)))]
-        }
-        const body = renderComment(state, view, run.url)
-        const response =
-          existing === undefined
-            ? await github.octokit.rest.issues.createComment({ ...issue, issue_number: target.number, body })
-            : await github.octokit.rest.issues.updateComment({ ...issue, comment_id: existing.id, body })
-        known.set(update.job, { id: response.data.id, state })
-        const url = httpUrl(response.data.html_url)
-        if (!url) {
-          return {
-            kind: 'warning',
-            warning: `Commented on ${where}, but GitHub gave no http(s) address for the comment.`
-          }
-        }
-        return { kind: 'commented', url: url.href }
+        return await github.bounded(writeComment(github, update, view))
       } catch (error) {
         return { kind: 'warning', warning: failure(error, github, 'comment on', deadlineMs) }
       }

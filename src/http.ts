@@ -2,15 +2,18 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici'
 import { isLoopbackHost } from './loopback.ts'
 
-interface Http {
+export interface Http {
   /** Every request of the action goes through this one dispatcher: the admin API's and GitHub's. */
   readonly dispatcher: Dispatcher
   /** Drops every connection, so the process can exit at once. */
   close(): Promise<void>
 }
 
-/** undici's proxy agent reads these (lower case first) and NO_PROXY / no_proxy. */
-const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
+/** The proxy for each scheme, as undici and curl read it: the lower-case variable first. */
+const PROXY_VARIABLES = {
+  httpProxy: ['http_proxy', 'HTTP_PROXY'],
+  httpsProxy: ['https_proxy', 'HTTPS_PROXY']
+} as const
 
 /** A loopback address never goes through a proxy: a proxy elsewhere cannot reach it, and would see the key. */
 function bypassProxyForLoopback(direct: Dispatcher): Dispatcher.DispatcherComposeInterceptor {
@@ -20,10 +23,37 @@ function bypassProxyForLoopback(direct: Dispatcher): Dispatcher.DispatcherCompos
       : dispatch(options, handler)
 }
 
+/**
+ * The proxy a variable names, as a URL undici accepts. Like curl and the toolkit's own HTTP client, a proxy given
+ * without a scheme (`proxy.corp:3128`) is an http:// proxy. Throws an Error naming the variable otherwise.
+ */
+function proxyFrom(env: NodeJS.ProcessEnv, names: readonly string[]): string {
+  const name = names.find((candidate) => env[candidate])
+  const value = name === undefined ? '' : (env[name] ?? '').trim()
+  if (name === undefined || value === '') return ''
+  const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(value) ? value : `http://${value}`
+  let url: URL | undefined
+  try {
+    url = new URL(withScheme)
+  } catch {
+    url = undefined
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new Error(
+      `The proxy variable ${name} is not an http:// or https:// proxy address (for example http://proxy.example:3128). Fix it in the runner's environment, or unset it.`
+    )
+  }
+  return url.href
+}
+
+/** Throws an Error naming the variable when a proxy variable cannot be used. */
 export function createHttp(env: NodeJS.ProcessEnv = process.env): Http {
   const direct = new Agent()
-  if (!PROXY_VARIABLES.some((name) => env[name])) return { dispatcher: direct, close: () => direct.destroy() }
-  const viaProxy = new EnvHttpProxyAgent()
+  const httpProxy = proxyFrom(env, PROXY_VARIABLES.httpProxy)
+  const httpsProxy = proxyFrom(env, PROXY_VARIABLES.httpsProxy)
+  if (httpProxy === '' && httpsProxy === '') return { dispatcher: direct, close: () => direct.destroy() }
+  // Given explicitly, so undici does not read the variables again as they were written.
+  const viaProxy = new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: env['no_proxy'] ?? env['NO_PROXY'] ?? '' })
   return {
     dispatcher: viaProxy.compose(bypassProxyForLoopback(direct)),
     close: async () => {

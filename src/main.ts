@@ -2,7 +2,7 @@ import * as core from '@actions/core'
 import packageJson from '../package.json' with { type: 'json' }
 import { cancelOnSignals } from './cancellation.ts'
 import { errorMessage } from './error-message.ts'
-import { createHttp } from './http.ts'
+import { createHttp, type Http } from './http.ts'
 import { outputWriter } from './outputs.ts'
 import { redactor } from './redact.ts'
 import { readSettings, type Settings } from './settings.ts'
@@ -17,19 +17,27 @@ const CANCEL_GRACE_MS = 800
 /** The action's entry point: never throws; a failure is reported with core.setFailed. */
 export async function run(): Promise<void> {
   const outputs = outputWriter(core.setOutput)
+  const cannotStart = async (problems: string, what?: string): Promise<void> => {
+    outputs.set('outcome', 'error')
+    outputs.finish()
+    await writeSummary(inputErrorSummary(problems, what))
+    core.setFailed(problems)
+  }
   let settings: Settings
   try {
     settings = readSettings(core)
   } catch (error) {
-    const problems = errorMessage(error)
-    outputs.set('outcome', 'error')
-    outputs.finish()
-    await writeSummary(inputErrorSummary(problems))
-    core.setFailed(problems)
+    await cannotStart(errorMessage(error))
+    return
+  }
+  let http: Http
+  try {
+    http = createHttp()
+  } catch (error) {
+    await cannotStart(errorMessage(error), "the runner's proxy setting cannot be used")
     return
   }
   const cancelSignal = cancelOnSignals(CANCEL_GRACE_MS + (settings.comment ? CANCELLED_COMMENT_DEADLINE_MS : 0))
-  const http = createHttp()
   const redact = redactor([settings.apiKey, settings.githubToken])
   try {
     await runStep(settings, {

@@ -1,3 +1,4 @@
+import { withoutLineBreaks } from './untrusted-text.ts'
 import type { StepResult } from './verdict.ts'
 
 /** The step's outputs, as action.yml declares them. */
@@ -21,11 +22,21 @@ export interface OutputWriter {
   finish(): void
 }
 
+/**
+ * Every output is one line, whatever the API or GitHub sent: a later step that reads it into a shell variable or a
+ * `$GITHUB_ENV` line gets no second line. `job` is JSON, which escapes its control characters itself; the Unicode
+ * line breaks JSON leaves as they are are escaped too.
+ */
+function oneLine(name: OutputName, value: string): string {
+  if (name !== 'job') return withoutLineBreaks(value)
+  return value.replace(/[\u0085\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 export function outputWriter(setOutput: (name: string, value: string) => void): OutputWriter {
   const written = new Set<OutputName>()
   const set = (name: OutputName, value: string): void => {
     written.add(name)
-    setOutput(name, value)
+    setOutput(name, oneLine(name, value))
   }
   return {
     set,

@@ -72,6 +72,10 @@ export function readSettings(source: InputSource): Settings {
       'Input "prompt" or "job-id" is required: "prompt" to start an agent job (or, with "job-id", to follow one up), "job-id" alone to wait for a job started elsewhere.'
     )
   }
+  if (jobId !== '' && !hasPrompt && prompt !== '') {
+    // Often an expression that came out empty, such as a comment's body: say so rather than only wait.
+    source.warning('Input "prompt" holds only whitespace, so no follow-up is sent: the step only waits for "job-id".')
+  }
   for (const [name, value] of [
     ['project-id', projectId],
     ['job-id', jobId]

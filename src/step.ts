@@ -88,7 +88,7 @@ export async function runStep(settings: Settings, context: StepContext): Promise
   const sentKind = chosen.kind === 'job' ? chosen.request?.kind : settings.jobId === undefined ? 'start' : 'follow-up'
   const report = reporter(settings, context, {
     projectId: settings.projectId,
-    jobId: chosen.kind === 'job' ? chosen.jobId : undefined,
+    jobId: chosen.kind === 'job' ? chosen.jobId : chosen.unsure?.job || undefined,
     sent:
       settings.prompt === undefined || sentKind === undefined
         ? undefined
@@ -102,7 +102,13 @@ export async function runStep(settings: Settings, context: StepContext): Promise
   })
 
   if (chosen.kind !== 'job') {
-    await report({ ...stats(undefined), kind: chosen.kind, reason: chosen.reason }, undefined)
+    // A request that may have reached the API is recorded on the issue, so that a re-run does not send it again.
+    const { unsure } = chosen
+    const comment =
+      unsure && settings.comment && github
+        ? trackingComment(github, { job: unsure.job, add: [unsure.request] }, context.outputs)
+        : undefined
+    await report({ ...stats(undefined), kind: chosen.kind, reason: chosen.reason }, comment)
     return
   }
   context.outputs.set('job-id', chosen.jobId)

@@ -28,7 +28,8 @@ export type Submitted =
   | { readonly kind: 'error'; readonly reason: string }
   /** The request may or may not have reached the API, and is not sent again. */
   | { readonly kind: 'ambiguous'; readonly reason: string }
-  | { readonly kind: 'cancelled'; readonly reason: string }
+  /** `maybeSent`: the cancel came while the request was out, so it may have reached the API. */
+  | { readonly kind: 'cancelled'; readonly reason: string; readonly maybeSent: boolean }
 
 /** Mintlify's published limit for starting jobs and sending follow-ups. */
 const RATE_LIMIT_NOTE = 'Mintlify allows 100 agent job starts and follow-ups an hour per project.'
@@ -61,7 +62,8 @@ export async function submit(
       case 'cancelled':
         return {
           kind: 'cancelled',
-          reason: `Cancelled while trying to ${what.verb}: it may or may not have reached the API; look for ${what.lookFor} on the Mintlify dashboard.`
+          reason: `Cancelled while trying to ${what.verb}: it may or may not have reached the API; look for ${what.lookFor} on the Mintlify dashboard.`,
+          maybeSent: true
         }
       case 'not sent': {
         // Never sooner than Retry-After asks, nor than the backoff: a Retry-After of 0 cannot make it hammer the API.
@@ -81,7 +83,11 @@ export async function submit(
         )
         await clock.sleep(wait)
         if (clock.cancelled()) {
-          return { kind: 'cancelled', reason: `Cancelled before trying to ${what.verb} again; nothing was started.` }
+          return {
+            kind: 'cancelled',
+            reason: `Cancelled before trying to ${what.verb} again; nothing was started.`,
+            maybeSent: false
+          }
         }
       }
     }

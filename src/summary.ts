@@ -40,7 +40,8 @@ export function summaryOf(result: StepResult, facts: SummaryFacts, verdict: Verd
 }
 
 /** The job summary when the inputs were invalid: what to fix, one problem per line. */
-export function inputErrorSummary(problems: string): string {
+export function inputErrorSummary(problems: string, what?: string): string {
   const lines = problems.split('\n').map((line) => forMarkdown(line, 1000))
-  return `<h3>${headingOf('error')}</h3>\n<p>The step did not start: ${lines.length === 1 ? 'an input is' : 'inputs are'} invalid.</p>\n<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>\n`
+  const why = what ?? (lines.length === 1 ? 'an input is invalid' : 'inputs are invalid')
+  return `<h3>${headingOf('error')}</h3>\n<p>The step did not start: ${why}.</p>\n<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>\n`
 }

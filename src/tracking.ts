@@ -13,11 +13,45 @@ export interface TrackedRequest {
   readonly prompt: string
   /** The prompt's first line, shortened, for people. */
   readonly line: string
+  /** It may or may not have reached the API (a 5xx, a reset, a timeout, a cancel mid-request): never sent again. */
+  readonly unsure?: boolean
 }
 
+/** The job of a start that may or may not have created one: its id was never learned. */
+export const UNKNOWN_JOB = ''
+/** How the marker writes UNKNOWN_JOB: `?` is never what encodeURIComponent makes of a job id. */
+const UNKNOWN_JOB_MARK = '?'
+
 export interface TrackingState {
+  /** The job's id, or UNKNOWN_JOB. */
   readonly job: string
+  /** The first request and the latest ones (see MAX_TRACKED_REQUESTS), oldest first. */
   readonly requests: readonly TrackedRequest[]
+  /** How many requests between the first and the latest ones were left out. */
+  readonly omitted?: number
+}
+
+/**
+ * A comment holds at most 65,536 characters: past this many requests, the oldest follow-ups are dropped (the first
+ * prompt stays). A re-run only ever looks for its own run's requests, which are among the latest.
+ */
+export const MAX_TRACKED_REQUESTS = 50
+
+function sameRequest(a: TrackedRequest, b: TrackedRequest): boolean {
+  return a.kind === b.kind && a.run === b.run && a.attempt === b.attempt && a.prompt === b.prompt
+}
+
+/** The state with these requests added (one already listed is not added twice), kept within the comment's size. */
+export function withRequests(state: TrackingState, add: readonly TrackedRequest[]): TrackingState {
+  const listed = state.requests
+  const requests = [...listed, ...add.filter((request) => !listed.some((old) => sameRequest(old, request)))]
+  const excess = requests.length - MAX_TRACKED_REQUESTS
+  if (excess <= 0) return { ...state, requests }
+  return {
+    job: state.job,
+    requests: [...requests.slice(0, 1), ...requests.slice(1 + excess)],
+    omitted: (state.omitted ?? 0) + excess
+  }
 }
 
 const PREFIX = '<!-- wait-for-mintlify-agent-job: '
@@ -27,8 +61,10 @@ const MARKER = /^<!-- wait-for-mintlify-agent-job: (\S+)(?: ([\w-]+))? -->(?:\r?
 
 /** The marker line for this state. */
 export function markerOf(state: TrackingState): string {
-  const payload = Buffer.from(JSON.stringify({ requests: state.requests }), 'utf8').toString('base64url')
-  return `${PREFIX}${encodeURIComponent(state.job)} ${payload}${SUFFIX}`
+  const saved = state.omitted ? { requests: state.requests, omitted: state.omitted } : { requests: state.requests }
+  const payload = Buffer.from(JSON.stringify(saved), 'utf8').toString('base64url')
+  const job = state.job === UNKNOWN_JOB ? UNKNOWN_JOB_MARK : encodeURIComponent(state.job)
+  return `${PREFIX}${job} ${payload}${SUFFIX}`
 }
 
 /** The state in a comment's marker; undefined when the comment does not start with one. */
@@ -38,23 +74,27 @@ export function readMarker(body: string | null | undefined): TrackingState | und
   const [, encodedJob = '', payload] = match
   let job: string
   try {
-    job = decodeURIComponent(encodedJob)
+    job = encodedJob === UNKNOWN_JOB_MARK ? UNKNOWN_JOB : decodeURIComponent(encodedJob)
   } catch {
     return undefined
   }
   // A marker without state is from an earlier version of the action, which tracked the job alone.
-  return { job, requests: payload === undefined ? [] : readRequests(payload) }
+  return payload === undefined ? { job, requests: [] } : { job, ...readPayload(payload) }
 }
 
-function readRequests(payload: string): TrackedRequest[] {
+function readPayload(payload: string): { requests: TrackedRequest[]; omitted?: number } {
   let decoded: unknown
   try {
     decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
   } catch {
-    return []
+    return { requests: [] }
   }
-  const requests = typeof decoded === 'object' && decoded !== null && 'requests' in decoded ? decoded.requests : []
-  return Array.isArray(requests) ? requests.filter(isTrackedRequest) : []
+  if (typeof decoded !== 'object' || decoded === null) return { requests: [] }
+  const { requests, omitted } = decoded as Record<string, unknown>
+  return {
+    requests: Array.isArray(requests) ? requests.filter(isTrackedRequest) : [],
+    ...(Number.isSafeInteger(omitted) && Number(omitted) > 0 ? { omitted: Number(omitted) } : {})
+  }
 }
 
 function isTrackedRequest(value: unknown): value is TrackedRequest {
@@ -65,7 +105,8 @@ function isTrackedRequest(value: unknown): value is TrackedRequest {
     typeof request['run'] === 'string' &&
     typeof request['attempt'] === 'number' &&
     typeof request['prompt'] === 'string' &&
-    typeof request['line'] === 'string'
+    typeof request['line'] === 'string' &&
+    (request['unsure'] === undefined || typeof request['unsure'] === 'boolean')
   )
 }
 

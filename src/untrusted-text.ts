@@ -4,6 +4,11 @@
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
 const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g
 
+/** The text with every run of line-breaking characters made one space: an output value stays one line. */
+export function withoutLineBreaks(text: string): string {
+  return text.replace(LINE_BREAKING, ' ')
+}
+
 /** One line of at most `max` characters, safe to print after our own words. */
 export function forLog(text: string, max = 200): string {
   const line = text.replace(LINE_BREAKING, ' ').trim()

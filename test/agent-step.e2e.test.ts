@@ -157,6 +157,12 @@ describe('never a job twice', () => {
       'a 201 without the job',
       (_req: IncomingMessage, res: ServerResponse) => sendJson(res, 201, { status: 'active' }),
       'HTTP 201 with a body that is not a job: it has no "id"'
+    ],
+    [
+      'a 201 whose id has a line break',
+      (_req: IncomingMessage, res: ServerResponse) =>
+        sendJson(res, 201, { id: 'job-1\n::error::forged', status: 'active' }),
+      'HTTP 201 with a body that is not a job: "id" has line breaks or control characters'
     ]
   ])('sends the prompt exactly once after %s, and says where to look', async (_, respond, reason) => {
     const server = await serve(respond)
@@ -324,12 +330,12 @@ describe('the tracking comment', () => {
     expect(
       seenWhileActive.some((body) => body.includes('⏳ **Mintlify agent job running**: the agent is working on it.'))
     ).toBe(true)
-    expect(seenWhileActive.at(-1)).toContain('- Prompt: Document the /users endpoint')
+    expect(seenWhileActive.at(-1)).toContain('- Prompt: <code>Document the /users endpoint</code>')
     expect(seenWhileActive.at(-1)).toContain('job <code>job-1</code>')
     expect(comment?.body).toContain(
       `✅ **Mintlify agent job completed**: the agent opened a pull request: <a href="${PR}">`
     )
-    expect(comment?.body).toContain('- Prompt: Document the /users endpoint')
+    expect(comment?.body).toContain('- Prompt: <code>Document the /users endpoint</code>')
     expect(comment?.body).toContain('<a href="https://github.com/acme/docs/actions/runs/4242">workflow run</a>')
     expect(result.outputs['comment-url']).toBe(
       `https://github.com/acme/docs/issues/12#issuecomment-${comment?.id ?? ''}`
@@ -359,7 +365,9 @@ describe('the tracking comment', () => {
     ])
     expect(second.outputs['job-id']).toBe('job-1')
     expect(github.comments).toHaveLength(1)
-    expect(github.comments[0]?.body).toContain('- Prompt: Document /users\n- Follow-up: /docs also document /teams')
+    expect(github.comments[0]?.body).toContain(
+      '- Prompt: <code>Document /users</code>\n- Follow-up: <code>/docs also document /teams</code>'
+    )
     expect(second.stdout).toContain('Sending a follow-up to agent job "job-1" in project "docs-project"')
   })
 
@@ -382,6 +390,33 @@ describe('the tracking comment', () => {
     expect(errorAnnotations(result)[0]).toContain(
       'Could not look for the job to follow up: Could not read the comments of issue #12 in acme/docs'
     )
+  })
+
+  it('a cancel while GitHub is being retried ends the step at once, with its outputs and summary', async () => {
+    const github = await fakeGitHub({ failFirst: Array.from({ length: 20 }, () => 502) })
+    const { api, server } = await agentApi()
+    let signalled = 0
+    const result = await run(
+      server,
+      { prompt: 'Document /users', 'follow-up': 'true' },
+      {
+        ...withGitHub(github),
+        onSpawn: (child) => {
+          const timer = setInterval(() => {
+            if (github.calls.length >= 2) {
+              clearInterval(timer)
+              signalled = performance.now()
+              child.kill('SIGTERM')
+            }
+          }, 20)
+        }
+      }
+    )
+    // Octokit's wait before its next retry outlasts the runner's patience: the outputs must not wait for it.
+    expect(performance.now() - signalled).toBeLessThan(1500)
+    expect(result.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': '' })
+    expect(result.summary).toContain('Run cancelled')
+    expect(api.posts).toEqual([])
   })
 
   it('a re-run attempt finds the job the earlier attempt started, sends no POST, and waits for it', async () => {
@@ -414,6 +449,74 @@ describe('the tracking comment', () => {
     expect(rerun.outputs['job-id']).toBe('job-2')
     expect(rerun.stdout).toContain('which is failed: this attempt sends it again.')
     expect(github.comments).toHaveLength(2)
+  })
+
+  it('a start that may or may not have worked is recorded on the issue, and a re-run sends nothing', async () => {
+    const github = await fakeGitHub()
+    const server = await serve((_req, res) => sendJson(res, 502, { error: 'Bad gateway' }))
+    const inputs = { prompt: 'Document /users', comment: 'true' }
+    const first = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    expect(first.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('Starting the agent job may or may not have worked')
+    expect(github.comments[0]?.body).toContain('job unknown')
+
+    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(rerun.exitCode).toBe(1)
+    expect(posts(server)).toHaveLength(1)
+    expect(rerun.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(errorAnnotations(rerun)[0]).toContain(
+      'An earlier attempt of this run tried to start an agent job with this prompt, and could not tell whether it did. Nothing was sent'
+    )
+    expect(errorAnnotations(rerun)[0]).toContain('start a new run of the workflow instead of re-running this one')
+    expect(github.comments).toHaveLength(1)
+  })
+
+  it('a re-run with job-id and a prompt does not send the follow-up again while the job works on it', async () => {
+    const github = await fakeGitHub()
+    const { api, server } = await agentApi({
+      existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
+      run: { activeForMs: 20_000, final: { status: 'completed', prLink: PR } }
+    })
+    const inputs = {
+      prompt: 'Also document /teams',
+      'job-id': 'job-7',
+      comment: 'true',
+      timeout: '1s',
+      'fail-on': 'failed'
+    }
+    const first = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    expect(first.outputs).toMatchObject({ outcome: 'timeout', 'job-id': 'job-7' })
+    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(rerun.outputs).toMatchObject({ outcome: 'timeout', 'job-id': 'job-7' })
+    expect(api.posts).toEqual([{ what: 'follow-up job-7', prompt: 'Also document /teams' }])
+    expect(rerun.stdout).toContain(
+      'An earlier attempt of this run already sent this prompt to agent job "job-7", which is still running: waiting for it'
+    )
+    expect(github.comments).toHaveLength(1)
+  })
+
+  it('a re-run does not send again a follow-up that may or may not have arrived, even once the job has ended', async () => {
+    const github = await fakeGitHub()
+    const { api } = await agentApi({
+      existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }]
+    })
+    let followUps = 0
+    const server = await serve((req, res, index) => {
+      if (req.method === 'POST' && followUps++ === 0) return sendJson(res, 500, { error: 'Internal error' })
+      return api.respond(req, res, index)
+    })
+    const inputs = { prompt: 'Also document /teams', 'job-id': 'job-7', comment: 'true' }
+    const first = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    expect(first.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('job <code>job-7</code>')
+    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(rerun.exitCode).toBe(1)
+    expect(followUps).toBe(1)
+    expect(errorAnnotations(rerun)[0]).toContain(
+      'An earlier attempt of this run sent this prompt to agent job "job-7", which is now completed, and could not tell whether it arrived. Nothing was sent'
+    )
   })
 
   it('with wait: false, posts the comment saying the job started, before the step ends', async () => {

@@ -3,7 +3,16 @@ import { type CommentView, renderComment } from '../src/comment-body.ts'
 import { resolveCommentTarget } from '../src/comment-target.ts'
 import { parseJob } from '../src/job.ts'
 import type { WaitResult } from '../src/poller.ts'
-import { firstLine, markerOf, promptHash, readMarker, type TrackingState } from '../src/tracking.ts'
+import {
+  firstLine,
+  MAX_TRACKED_REQUESTS,
+  markerOf,
+  promptHash,
+  readMarker,
+  type TrackedRequest,
+  type TrackingState,
+  withRequests
+} from '../src/tracking.ts'
 
 describe('resolveCommentTarget', () => {
   const base = { issueNumber: undefined, repository: 'acme/docs' }
@@ -70,8 +79,42 @@ describe('renderComment', () => {
   it('says the agent is working, and lists the prompt and each follow-up, escaped', () => {
     const rendered = renderComment(state, { kind: 'active' }, runUrl)
     expect(rendered).toContain('⏳ **Mintlify agent job running**: the agent is working on it.')
-    expect(rendered).toContain('- Prompt: Document &lt;b&gt;it&lt;/b&gt;\n- Follow-up: Also &#42;this&#42;')
+    expect(rendered).toContain(
+      '- Prompt: <code>Document &lt;b&gt;it&lt;/b&gt;</code>\n- Follow-up: <code>Also &#42;this&#42;</code>'
+    )
     expect(rendered).toContain('<a href="https://github.com/acme/docs/actions/runs/1">workflow run</a>')
+  })
+
+  it('shows prompts as code, where GitHub makes no mention, reference or link that notifies anyone', () => {
+    const pinging: TrackingState = {
+      job: 'job-1',
+      requests: [{ kind: 'start', run: '1', attempt: 1, prompt: 'h', line: '@acme/everyone see #1 https://x.test' }]
+    }
+    expect(renderComment(pinging, { kind: 'active' }, runUrl)).toContain(
+      '- Prompt: <code>@acme/everyone see #1 https://x.test</code>'
+    )
+  })
+
+  it('keeps the first prompt and the latest follow-ups within the size GitHub allows a comment', () => {
+    const request = (n: number): TrackedRequest => ({
+      kind: n === 0 ? 'start' : 'follow-up',
+      run: String(n),
+      attempt: 1,
+      prompt: promptHash(String(n)),
+      line: `${n} ${'x'.repeat(200)}`
+    })
+    let grown: TrackingState = { job: 'job-1', requests: [] }
+    for (let n = 0; n < 500; n++) grown = withRequests(grown, [request(n)])
+    expect(grown.requests).toHaveLength(MAX_TRACKED_REQUESTS)
+    expect(grown.requests[0]).toEqual(request(0))
+    expect(grown.requests.at(-1)).toEqual(request(499))
+    expect(grown.omitted).toBe(500 - MAX_TRACKED_REQUESTS)
+    const rendered = renderComment(grown, { kind: 'active' }, runUrl)
+    expect(rendered.length).toBeLessThan(65_536)
+    expect(rendered).toContain(
+      `- … ${500 - MAX_TRACKED_REQUESTS} earlier follow-ups\n- Follow-up: <code>${500 - MAX_TRACKED_REQUESTS + 1} `
+    )
+    expect(readMarker(rendered)).toEqual(grown)
   })
 
   it.each([

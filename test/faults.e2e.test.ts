@@ -437,6 +437,26 @@ describe('proxies', () => {
     }
   )
 
+  it('takes a proxy given without a scheme (host:port) for an http:// proxy, as curl does', async () => {
+    const { server, proxy, baseUrl, env } = await behindProxy()
+    const result = await run({ url: baseUrl }, {}, { ...env, HTTPS_PROXY: new URL(proxy.url).host })
+    expect(result.exitCode).toBe(0)
+    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('stops before any request, naming the variable, when a proxy variable is not a proxy address', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const result = await run(server, {}, { HTTPS_PROXY: 'socks5://proxy.example:1080' })
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(0)
+    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
+    expect(errorAnnotations(result)[0]).toContain(
+      'The proxy variable HTTPS_PROXY is not an http:// or https:// proxy address'
+    )
+    expect(result.summary).toContain("The step did not start: the runner's proxy setting cannot be used.")
+  })
+
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
     const { server, proxy, baseUrl, env } = await behindProxy()
     const result = await run(

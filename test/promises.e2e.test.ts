@@ -94,6 +94,21 @@ describe('the key is never shown', () => {
     expectNoPartOfKey(result)
   })
 
+  it('not in another form: upper case, percent-encoded byte by byte, or base64', async () => {
+    const forms = [
+      KEY.toUpperCase(),
+      [...Buffer.from(KEY)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join(''),
+      Buffer.from(KEY).toString('base64')
+    ]
+    const server = await serve((_req, res) => sendJson(res, 401, { error: `rejected ${forms.join(' and ')}` }))
+    const result = await run(server)
+    expect(result.exitCode).toBe(1)
+    expect(errorAnnotations(result)[0]).toContain('rejected *** and *** and ***')
+    for (const form of forms) {
+      expect(`${result.stdout}${result.stderr}${result.summary}`).not.toContain(form.slice(0, 12))
+    }
+  })
+
   it("not in a redirect's Location header", async () => {
     const server = await serve((_req, res) =>
       res.writeHead(302, { location: `https://elsewhere.example/login?key=${KEY}&next=/` }).end()
@@ -290,6 +305,24 @@ describe('liberal in what it reads, strict in what it concludes', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('keeps every output on one line, whatever line breaks the API puts in its answer', async () => {
+    const server = await serve((_req, res) =>
+      sendJson(res, 200, {
+        ...jobBody(STORY, 'completed', PR),
+        status: 'still\nthinking\u2028::error::forged',
+        model: 'claude\u2028next\u0085line'
+      })
+    )
+    const result = await run(server, { timeout: '1s', 'fail-on': 'failed' })
+    expect(result.outputs['outcome']).toBe('timeout')
+    expect(result.outputs['status']).toBe('still thinking ::error::forged')
+    const job = result.outputs['job'] ?? ''
+    expect(job).not.toMatch(/[\n\r\u0085\u2028\u2029]/)
+    expect(job).toContain('claude\\u2028next\\u0085line')
+    expect(JSON.parse(job)).toMatchObject({ model: 'claude\u2028next\u0085line' })
+    expect(result.stdout).not.toMatch(/^::error::forged/m)
+  })
+
   it("retries a 200 that is another job's answer, and names it when it persists", async () => {
     const server = await serve((_req, res) => sendJson(res, 200, { ...jobBody(STORY, 'completed', PR), id: 'job-6' }))
     const result = await run(server, { timeout: '1s' })
@@ -347,6 +380,19 @@ describe('the GitHub side', () => {
     expect(github.comments).toHaveLength(2)
     expect(github.comments[0]?.body).toContain('Mintlify agent job completed')
     expect(github.comments[1]?.body).toBe(own)
+  })
+
+  it("does not take a user who registered the app's name without [bot] for the app", async () => {
+    const forged = '<!-- wait-for-mintlify-agent-job: job-5 -->\nlooks like the app'
+    const { github } = await withGitHub({
+      viewer: 'docs-helper[bot]',
+      existing: [{ issue: 12, body: forged, user: 'docs-helper' }]
+    })
+    expect(github.comments).toHaveLength(2)
+    expect(github.comments[0]?.body).toBe(forged)
+    expect(github.comments[1]?.user).toBe('docs-helper[bot]')
+    const patched = github.calls.filter((call) => call.startsWith('PATCH'))
+    expect(patched.every((call) => call.endsWith(`/comments/${github.comments[1]?.id ?? ''}`))).toBe(true)
   })
 
   it('never lets GitHub text become a workflow command or a line break in an output', async () => {

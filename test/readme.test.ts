@@ -19,6 +19,31 @@ it('documents in the README every output a workflow example uses', async () => {
   for (const name of used) expect(Object.keys(outputs)).toContain(name)
 })
 
+it('shows step snippets that pass actionlint inside a workflow', async () => {
+  const readme = await readFile(README, 'utf8')
+  const snippets = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((match) => match[1] ?? '')
+    .filter((yaml) => yaml.startsWith('- '))
+  expect(snippets.length).toBeGreaterThanOrEqual(2)
+  for (const [index, snippet] of snippets.entries()) {
+    const steps = snippet.replace(/^(?=.)/gm, '      ')
+    const workflow = [
+      'on:',
+      '  workflow_dispatch:',
+      '    inputs:',
+      '      prompt: { type: string }',
+      'permissions: {}',
+      'jobs:',
+      '  docs:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      steps
+    ].join('\n')
+    const problems = await runLint(workflow, `readme-snippet-${index + 1}.yml`)
+    expect(problems.map((problem) => `${problem.line}:${problem.column} ${problem.message}`)).toEqual([])
+  }
+})
+
 it('has complete workflow examples that pass actionlint', async () => {
   const readme = await readFile(README, 'utf8')
   const workflows = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]

@@ -81,6 +81,15 @@ describe('readSettings', () => {
     expect(error).toContain('Input "prompt" or "job-id" is required')
   })
 
+  it('warns that a prompt of whitespace alone sends no follow-up, and only waits for job-id', () => {
+    const { warnings, settings } = read({ prompt: ' \n\t ' })
+    expect(settings?.prompt).toBeUndefined()
+    expect(warnings).toEqual([
+      'Input "prompt" holds only whitespace, so no follow-up is sent: the step only waits for "job-id".'
+    ])
+    expect(read({}).warnings).toEqual([])
+  })
+
   it('warns when the key does not look like an admin key, without echoing it', () => {
     const { warnings, settings } = read({ 'api-key': 'proj' })
     expect(settings).toBeDefined()
