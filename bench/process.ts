@@ -62,7 +62,12 @@ async function sample(subject: Subject, nodeArgs: string[], floorEntry: string):
     }
     let started = 0
     const run = await runAction({
-      inputs: { 'project-id': 'bench', 'job-id': 'job', 'api-key': KEY, 'base-url': server.url },
+      // The floor reads the inputs and makes one GET; the action is started as users start it, from a prompt (its
+      // first request is the POST that starts the job).
+      inputs:
+        subject === 'floor'
+          ? { 'project-id': 'bench', 'job-id': 'job', 'api-key': KEY, 'base-url': server.url }
+          : { 'project-id': 'bench', prompt: 'Document the benchmark', 'api-key': KEY, 'base-url': server.url },
       nodeArgs,
       entry: subject === 'floor' ? floorEntry : DIST_ENTRY,
       onSpawn: () => (started = performance.now())
