@@ -103,6 +103,8 @@ export async function waitForJob(
     const requestTimeout = Math.min(options.requestTimeoutMs, Math.max(deadline - clock.now(), LAST_REQUEST_MIN_MS))
     const pollStart = clock.now()
     const result = await fetchJob(requestTimeout)
+    // A request cut short by the cancel (or never made, after it) is no poll.
+    if (result.kind === 'cancelled') return { ...stats(), kind: 'cancelled' }
     polls += 1
     const now = clock.now()
     const elapsedMs = now - start
@@ -110,8 +112,6 @@ export async function waitForJob(
 
     let delay: number
     switch (result.kind) {
-      case 'cancelled':
-        return { ...stats(), kind: 'cancelled' }
       case 'permanent':
         return { ...stats(), kind: 'error', reason: result.reason }
       case 'job': {
