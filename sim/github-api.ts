@@ -35,6 +35,8 @@ export interface FakeGitHubOptions {
   readonly intercept?: (call: string, req: IncomingMessage, res: ServerResponse) => boolean
   /** The `html_url` given for a comment; GitHub's own form by default. */
   readonly htmlUrl?: (comment: StoredComment) => string
+  /** Answers each request this long after it arrived, as a GitHub far away does. */
+  readonly latencyMs?: number
 }
 
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -64,6 +66,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://localhost')
     const call = `${req.method ?? ''} ${url.pathname}`
     calls.push(call)
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
     if (options.intercept?.(call, req, res)) return
     const failure = failures.shift()
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })

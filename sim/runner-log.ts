@@ -32,6 +32,7 @@ export function renderSummaryText(html: string): string {
     .replace(/<h3>(.*?)<\/h3>/g, '$1\n')
     .replace(/<p>(.*?)<\/p>/g, '$1\n')
     .replace(/<tr><th>(.*?)<\/th><td>(.*?)<\/td><\/tr>/g, '  $1: $2\n')
+    .replace(/<li>(.*?)<\/li>/g, '  - $1\n')
     .replace(/<[^>]+>/g, '')
   return text
     .replace(/&lt;/g, '<')

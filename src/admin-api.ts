@@ -191,6 +191,24 @@ function commonRefusal(status: number, headers: Headers, described: string, reda
   return undefined
 }
 
+/**
+ * The status a proxy gave instead of opening the tunnel to the API (undici's words for it), if that is what
+ * happened: then the request never left the proxy.
+ */
+function proxyRefusal(code: string | undefined, message: string): number | undefined {
+  const match =
+    code === 'UND_ERR_ABORTED' ? /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message) : null
+  return match ? Number(match[1]) : undefined
+}
+
+const PROXY_AUTH_REQUIRED = 407
+
+function proxyReason(status: number): string {
+  return status === PROXY_AUTH_REQUIRED
+    ? `the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required). Put the proxy's user and password in HTTPS_PROXY (http://user:password@proxy:port)`
+    : `the proxy could not open a tunnel to the API (HTTP ${status})`
+}
+
 function networkReason(code: string | undefined, message: string): string {
   const known = code === undefined ? undefined : NETWORK_ERRORS[code]
   const suffix = code === undefined ? '' : ` (${code})`
@@ -204,6 +222,10 @@ function classifyPoll(answer: Exchange, timeoutMs: number, context: Context): Po
     case 'timeout':
       return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
     case 'network': {
+      const viaProxy = proxyRefusal(answer.code, answer.message)
+      if (viaProxy === PROXY_AUTH_REQUIRED)
+        return { kind: 'permanent', reason: `Could not read the job: ${proxyReason(viaProxy)}.` }
+      if (viaProxy !== undefined) return { kind: 'transient', reason: proxyReason(viaProxy) }
       const reason = networkReason(answer.code, context.redact(answer.message))
       return answer.code === 'ENOTFOUND'
         ? { kind: 'transient', reason, hostNotFound: true }
@@ -238,6 +260,12 @@ function classifySubmit(answer: Exchange, timeoutMs: number, context: Context & 
     case 'timeout':
       return { kind: 'unknown', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
     case 'network': {
+      // A proxy that does not open the tunnel never passed the request on: it surely did not reach the API.
+      const viaProxy = proxyRefusal(answer.code, answer.message)
+      if (viaProxy === PROXY_AUTH_REQUIRED) {
+        return { kind: 'refused', reason: `Could not ${context.what}: ${proxyReason(viaProxy)}.` }
+      }
+      if (viaProxy !== undefined) return { kind: 'not sent', reason: proxyReason(viaProxy) }
       const reason = networkReason(answer.code, context.redact(answer.message))
       if (answer.code === 'ENOTFOUND') {
         return { kind: 'refused', reason: `The API host could not be found (${reason}). Check base-url.` }

@@ -2,12 +2,13 @@
 // to the job given or to the one already on the issue, the job an earlier attempt of this run started, or the job
 // given to wait for.
 import type { AdminApi } from './admin-api.ts'
+import { formatDuration } from './duration.ts'
 import type { GitHubSide, TrackedComment } from './github-side.ts'
 import { isTerminal, type AgentJob } from './job.ts'
-import type { PollerClock } from './poller.ts'
+import { FOLLOW_UP_SETTLE_MS, type PollerClock } from './poller.ts'
 import type { Settings } from './settings.ts'
 import { submit, type Submitted, type SubmitWhat } from './submit.ts'
-import { firstLine, promptHash, type TrackedRequest, UNKNOWN_JOB } from './tracking.ts'
+import { firstLine, promptHash, type TrackedRequest, tracksProject, UNKNOWN_JOB } from './tracking.ts'
 import { forLog } from './untrusted-text.ts'
 
 export type Chosen =
@@ -57,19 +58,24 @@ export interface ChooseContext {
   readonly log: (message: string) => void
 }
 
-/** The earlier attempt of this run that sent this same prompt (to this job, when one is given), if any. */
+/**
+ * The latest attempt of this run that sent this same prompt to this project (and to this job, when one is given),
+ * across every tracking comment: the latest attempt's request is the one that says what happened last.
+ */
 function earlierAttempt(
   tracked: readonly TrackedComment[],
-  runId: string,
-  hash: string,
-  jobId: string | undefined
+  wanted: { readonly run: string; readonly prompt: string; readonly project: string; readonly job: string | undefined }
 ): { readonly comment: TrackedComment; readonly request: TrackedRequest } | undefined {
-  for (const comment of tracked.toReversed()) {
-    if (jobId !== undefined && comment.state.job !== jobId) continue
-    const request = comment.state.requests.findLast((sent) => sent.run === runId && sent.prompt === hash)
-    if (request) return { comment, request }
+  let latest: { comment: TrackedComment; request: TrackedRequest } | undefined
+  for (const comment of tracked) {
+    if (wanted.job !== undefined && comment.state.job !== wanted.job) continue
+    if (!tracksProject(comment.state, wanted.project)) continue
+    for (const request of comment.state.requests) {
+      if (request.run !== wanted.run || request.prompt !== wanted.prompt) continue
+      if (!latest || request.attempt >= latest.request.attempt) latest = { comment, request }
+    }
   }
-  return undefined
+  return latest
 }
 
 export async function chooseJob(context: ChooseContext): Promise<Chosen> {
@@ -85,7 +91,9 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
     run: github?.run.id ?? process.env['GITHUB_RUN_ID'] ?? '',
     attempt: github?.run.attempt ?? 1,
     prompt: promptHash(prompt),
-    line: firstLine(prompt)
+    line: firstLine(prompt),
+    project: settings.projectId,
+    at: context.clock.now()
   })
   const schedule = {
     deadline: context.deadline,
@@ -148,7 +156,12 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
   }
 
   if (github && rerun) {
-    const earlier = earlierAttempt(tracked, github.run.id, promptHash(prompt), settings.jobId)
+    const earlier = earlierAttempt(tracked, {
+      run: github.run.id,
+      prompt: promptHash(prompt),
+      project: settings.projectId,
+      job: settings.jobId
+    })
     if (earlier) {
       const decided = await continueEarlierAttempt(earlier, context)
       if (decided) return decided
@@ -157,7 +170,9 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
 
   if (settings.jobId !== undefined) return followUp(settings.jobId)
   if (settings.followUp) {
-    const last = tracked.findLast((comment) => comment.state.job !== UNKNOWN_JOB)
+    const last = tracked.findLast(
+      (comment) => comment.state.job !== UNKNOWN_JOB && tracksProject(comment.state, settings.projectId)
+    )
     if (last) return followUp(last.state.job)
     log(
       `No agent job is tracked on ${github?.target.noun ?? 'the issue'} #${github?.target.number ?? ''} yet: starting a new one.`
@@ -221,6 +236,19 @@ async function continueEarlierAttempt(
       kind: 'error',
       reason: `An earlier attempt of this run sent this prompt to ${job}, which is now ${state}, and could not tell whether it arrived. ${startNewRun}`
     }
+  }
+  const sentAgo = earlier.request.at === undefined ? undefined : context.clock.now() - earlier.request.at
+  if (
+    read.kind === 'job' &&
+    earlier.request.kind === 'follow-up' &&
+    sentAgo !== undefined &&
+    sentAgo < FOLLOW_UP_SETTLE_MS
+  ) {
+    // A follow-up takes a moment to show: the job's earlier status may linger, as the wait after a follow-up allows.
+    log(
+      `An earlier attempt of this run sent this prompt to ${job} ${formatDuration(sentAgo)} ago, and the job still shows ${state}: waiting for it instead of sending the prompt again.`
+    )
+    return { kind: 'job', jobId, job: read.job, request: undefined, followedUp: true }
   }
   log(
     `An earlier attempt of this run already sent this prompt to ${job}, which is ${state}: this attempt sends it again.`

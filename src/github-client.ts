@@ -50,6 +50,11 @@ interface GitHubClientOptions {
   readonly deadlineMs: number
   /** Aborted when the workflow is cancelled. */
   readonly cancelSignal?: AbortSignal
+  /**
+   * False for the one edit a cancelled run makes: plugin-throttling spaces every write a second apart in a queue
+   * the whole process shares, and that edit has two seconds in all.
+   */
+  readonly throttled?: boolean
   /** Octokit's own log lines (a failed request, a retry), for the debug log. */
   readonly log: (message: string) => void
 }
@@ -79,7 +84,11 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     request: { fetch },
     deadline: signal,
     log: { debug: options.log, info: options.log, warn: options.log, error: options.log },
-    throttle: { onRateLimit: retryWithinDeadline(false), onSecondaryRateLimit: retryWithinDeadline(true) },
+    throttle: {
+      enabled: options.throttled ?? true,
+      onRateLimit: retryWithinDeadline(false),
+      onSecondaryRateLimit: retryWithinDeadline(true)
+    },
     retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2 }
   })
   const aborted = new Promise<never>((_resolve, reject) => {

@@ -55,6 +55,8 @@ export interface GitHubSide {
 export interface TrackingUpdate {
   readonly job: string
   readonly add: readonly TrackedRequest[]
+  /** The job was started by this step, so no comment tracks it yet. */
+  readonly started?: boolean
 }
 
 export type OpenedGitHub =
@@ -107,13 +109,14 @@ export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
     attempt: Number.isSafeInteger(context.runAttempt) && context.runAttempt > 0 ? context.runAttempt : 1,
     url: `${context.serverUrl}/${target.owner}/${target.repo}/actions/runs/${context.runId}`
   }
-  const client = (deadlineMs: number, cancellable: boolean): GitHubClient =>
+  const client = (deadlineMs: number, cancellable: boolean, throttled = true): GitHubClient =>
     createGitHubClient({
       token: options.token,
       baseUrl: context.apiUrl,
       userAgent: options.userAgent,
       dispatcher: options.dispatcher,
       deadlineMs,
+      throttled,
       ...(cancellable ? { cancelSignal: options.cancelSignal } : {}),
       log: (message) => {
         options.debug(`GitHub: ${forLog(options.redact(message), 500)}`)
@@ -187,7 +190,8 @@ export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
     update: TrackingUpdate,
     view: CommentView
   ): Promise<CommentResult> => {
-    if (update.job !== UNKNOWN_JOB && !known.has(update.job)) await listOwn(github)
+    // A job just started has no comment yet: the first one goes out without reading the issue first.
+    if (update.job !== UNKNOWN_JOB && !update.started && !known.has(update.job)) await listOwn(github)
     const existing = known.get(update.job)
     const state = withRequests(existing?.state ?? { job: update.job, requests: [] }, update.add)
     const body = renderComment(state, view, run.url)
@@ -196,7 +200,7 @@ export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
         ? await github.octokit.rest.issues.createComment({ ...issue, issue_number: target.number, body })
         : await github.octokit.rest.issues.updateComment({ ...issue, comment_id: existing.id, body })
     known.set(update.job, { id: response.data.id, state })
-    const url = httpUrl(response.data.html_url)
+    const url = httpUrl(options.redact(response.data.html_url))
     if (!url) {
       return {
         kind: 'warning',
@@ -218,8 +222,10 @@ export function openGitHubSide(options: GitHubSideOptions): OpenedGitHub {
       }
     },
     write: async (update, view, deadlineMs) => {
-      // An edit after a cancellation must still go out: it is bounded by its own short deadline instead.
-      const github = client(deadlineMs, !(view.kind === 'ended' && view.result.kind === 'cancelled'))
+      // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
+      // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
+      const cancelled = view.kind === 'ended' && view.result.kind === 'cancelled'
+      const github = client(deadlineMs, false, !cancelled)
       try {
         return await github.bounded(writeComment(github, update, view))
       } catch (error) {

@@ -28,9 +28,10 @@ function bypassProxyForLoopback(direct: Dispatcher): Dispatcher.DispatcherCompos
  * without a scheme (`proxy.corp:3128`) is an http:// proxy. Throws an Error naming the variable otherwise.
  */
 function proxyFrom(env: NodeJS.ProcessEnv, names: readonly string[]): string {
-  const name = names.find((candidate) => env[candidate])
+  // A blank variable is no setting: it does not hide the other spelling.
+  const name = names.find((candidate) => env[candidate]?.trim())
   const value = name === undefined ? '' : (env[name] ?? '').trim()
-  if (name === undefined || value === '') return ''
+  if (name === undefined) return ''
   const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(value) ? value : `http://${value}`
   let url: URL | undefined
   try {
@@ -53,7 +54,11 @@ export function createHttp(env: NodeJS.ProcessEnv = process.env): Http {
   const httpsProxy = proxyFrom(env, PROXY_VARIABLES.httpsProxy)
   if (httpProxy === '' && httpsProxy === '') return { dispatcher: direct, close: () => direct.destroy() }
   // Given explicitly, so undici does not read the variables again as they were written.
-  const viaProxy = new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: env['no_proxy'] ?? env['NO_PROXY'] ?? '' })
+  const viaProxy = new EnvHttpProxyAgent({
+    httpProxy,
+    httpsProxy,
+    noProxy: [env['no_proxy'], env['NO_PROXY']].find((value) => value?.trim()) ?? ''
+  })
   return {
     dispatcher: viaProxy.compose(bypassProxyForLoopback(direct)),
     close: async () => {

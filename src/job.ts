@@ -1,5 +1,6 @@
 import { checkPrLink, type PullRequestLink } from './pull-request-link.ts'
-import { forLog, withoutLineBreaks } from './untrusted-text.ts'
+import { pathSegmentProblem } from './path-segment.ts'
+import { forLog } from './untrusted-text.ts'
 
 /** The statuses after which a job no longer changes. */
 export const TERMINAL_STATUSES = ['completed', 'archived', 'failed'] as const
@@ -62,8 +63,12 @@ export function parseJob(body: unknown, expected: JobExpectations): ParsedJob {
   if (id !== undefined && !(typeof id === 'string' || typeof id === 'number')) {
     return { kind: 'invalid', reason: `"id" is ${typeName(id)}, not a string` }
   }
-  if (id !== undefined && withoutLineBreaks(String(id)) !== String(id)) {
-    return { kind: 'invalid', reason: '"id" has line breaks or control characters, so it cannot be passed on' }
+  if (typeof id === 'number' && !Number.isSafeInteger(id)) {
+    return { kind: 'invalid', reason: `"id" is a number too large to be exact (${String(id)})` }
+  }
+  const idProblem = id === undefined ? undefined : pathSegmentProblem(String(id))
+  if (idProblem !== undefined) {
+    return { kind: 'invalid', reason: `"id" ${idProblem}, so it cannot be passed on` }
   }
   if (expected.jobId === undefined && (id === undefined || String(id).trim() === '')) {
     return { kind: 'invalid', reason: 'it has no "id", so the new job cannot be followed' }

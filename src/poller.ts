@@ -4,6 +4,9 @@ import type { PollResult } from './admin-api.ts'
 import { faultDelay, pollDelay, type ScheduleOptions } from './schedule.ts'
 
 /** Reads the job once, within `timeoutMs`. */
+/** After a follow-up, a job that never shows `active` again is taken as finished after this long. */
+export const FOLLOW_UP_SETTLE_MS = 60_000
+
 export type FetchJob = (timeoutMs: number) => Promise<PollResult>
 
 /** Where the wait starts from when the job is known already, e.g. from the answer that started it. */

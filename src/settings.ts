@@ -2,6 +2,7 @@ import type * as core from '@actions/core'
 import { formatDuration, parseDuration } from './duration.ts'
 import { TERMINAL_STATUSES } from './job.ts'
 import { isLoopbackHost } from './loopback.ts'
+import { pathSegmentProblem } from './path-segment.ts'
 
 const OUTCOMES_THAT_CAN_FAIL = [...TERMINAL_STATUSES, 'timeout'] as const
 type FailableOutcome = (typeof OUTCOMES_THAT_CAN_FAIL)[number]
@@ -193,13 +194,6 @@ function headerValueProblem(secret: string): string | undefined {
     NAMED_CHARACTERS[code] ??
     (code < 0x20 || code === 0x7f ? 'a control character' : code === 0x20 ? 'a space' : 'a non-ASCII character')
   return `holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${index + 1}, so it cannot be sent in an HTTP header`
-}
-
-/** Ids become one path segment each; nothing in them may reshape the URL. */
-function pathSegmentProblem(value: string): string | undefined {
-  if (/^\.+$/.test(value)) return `must be an id, not "${value}"`
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) return 'must not contain spaces or control characters'
-  return undefined
 }
 
 function parseBaseUrl(text: string, problems: string[]): URL | undefined {

@@ -13,7 +13,7 @@ import type { AgentJob } from './job.ts'
 import type { OutputWriter } from './outputs.ts'
 import { resultOutputs } from './outputs.ts'
 import { pick } from './pick.ts'
-import { waitForJob, type WaitStats } from './poller.ts'
+import { FOLLOW_UP_SETTLE_MS, waitForJob, type WaitStats } from './poller.ts'
 import { logProgress } from './progress-log.ts'
 import { githubHosts } from './pull-request-link.ts'
 import type { Redact } from './redact.ts'
@@ -32,8 +32,6 @@ export interface StepContext {
   readonly writeSummary: (html: string) => Promise<void>
 }
 
-/** After a follow-up, a job that never shows `active` again is taken as finished after this long. */
-const FOLLOW_UP_SETTLE_MS = 60_000
 /**
  * Everything one piece of GitHub work does (reading the tracking comments, or writing one) ends within this. After
  * the job ends, the comment holds the runner no longer than this in all.
@@ -114,7 +112,15 @@ export async function runStep(settings: Settings, context: StepContext): Promise
   context.outputs.set('job-id', chosen.jobId)
   const comment =
     settings.comment && github
-      ? trackingComment(github, { job: chosen.jobId, add: chosen.request ? [chosen.request] : [] }, context.outputs)
+      ? trackingComment(
+          github,
+          {
+            job: chosen.jobId,
+            add: chosen.request ? [chosen.request] : [],
+            started: chosen.request?.kind === 'start'
+          },
+          context.outputs
+        )
       : undefined
   comment?.show({ kind: settings.wait ? 'active' : 'started' })
 
@@ -168,7 +174,9 @@ function trackingComment(github: GitHubSide, update: TrackingUpdate, outputs: Ou
       // From here on the comment holds the runner: the first comment's remaining time and the edit share one budget.
       const budget = view.result.kind === 'cancelled' ? CANCELLED_COMMENT_DEADLINE_MS : GITHUB_DEADLINE_MS
       const holding = Date.now()
-      await pending
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([pending, new Promise((resolve) => (timer = setTimeout(resolve, budget)))])
+      clearTimeout(timer)
       const left = budget - (Date.now() - holding)
       if (left < MIN_COMMENT_TIME_MS) {
         core.warning(

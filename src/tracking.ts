@@ -2,6 +2,7 @@
 // sent to it (which run, which attempt, which prompt). Follow-ups find the job through it, and a re-run finds the
 // job an earlier attempt started.
 import { createHash } from 'node:crypto'
+import { pathSegmentProblem } from './path-segment.ts'
 import { forLog } from './untrusted-text.ts'
 
 export interface TrackedRequest {
@@ -15,6 +16,10 @@ export interface TrackedRequest {
   readonly line: string
   /** It may or may not have reached the API (a 5xx, a reset, a timeout, a cancel mid-request): never sent again. */
   readonly unsure?: boolean
+  /** The project it was sent to: one issue may track jobs of several projects (a matrix, say). */
+  readonly project?: string
+  /** When it was sent (milliseconds since the epoch). */
+  readonly at?: number
 }
 
 /** The job of a start that may or may not have created one: its id was never learned. */
@@ -78,6 +83,7 @@ export function readMarker(body: string | null | undefined): TrackingState | und
   } catch {
     return undefined
   }
+  if (job !== UNKNOWN_JOB && pathSegmentProblem(job) !== undefined) return undefined
   // A marker without state is from an earlier version of the action, which tracked the job alone.
   return payload === undefined ? { job, requests: [] } : { job, ...readPayload(payload) }
 }
@@ -106,8 +112,15 @@ function isTrackedRequest(value: unknown): value is TrackedRequest {
     typeof request['attempt'] === 'number' &&
     typeof request['prompt'] === 'string' &&
     typeof request['line'] === 'string' &&
-    (request['unsure'] === undefined || typeof request['unsure'] === 'boolean')
+    (request['unsure'] === undefined || typeof request['unsure'] === 'boolean') &&
+    (request['project'] === undefined || typeof request['project'] === 'string') &&
+    (request['at'] === undefined || Number.isSafeInteger(request['at']))
   )
+}
+
+/** Whether the comment tracks a job of this project (a marker from before projects were recorded is taken as one). */
+export function tracksProject(state: TrackingState, projectId: string): boolean {
+  return state.requests.every((request) => request.project === undefined || request.project === projectId)
 }
 
 /** A short, stable fingerprint of a prompt: enough to tell the same prompt sent again, never the prompt itself. */

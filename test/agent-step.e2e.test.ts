@@ -159,10 +159,23 @@ describe('never a job twice', () => {
       'HTTP 201 with a body that is not a job: it has no "id"'
     ],
     [
+      'a 201 whose id would move the request path',
+      (_req: IncomingMessage, res: ServerResponse) => sendJson(res, 201, { id: '..', status: 'active' }),
+      'HTTP 201 with a body that is not a job: "id" must be an id, not ".."'
+    ],
+    [
+      'a 201 whose id is a number too large to be exact',
+      (_req: IncomingMessage, res: ServerResponse) => {
+        const text = '{"id": 12345678901234567890, "status": "active"}'
+        res.writeHead(201, { 'content-type': 'application/json', 'content-length': text.length }).end(text)
+      },
+      'HTTP 201 with a body that is not a job: "id" is a number too large to be exact'
+    ],
+    [
       'a 201 whose id has a line break',
       (_req: IncomingMessage, res: ServerResponse) =>
         sendJson(res, 201, { id: 'job-1\n::error::forged', status: 'active' }),
-      'HTTP 201 with a body that is not a job: "id" has line breaks or control characters'
+      'HTTP 201 with a body that is not a job: "id" must not contain spaces or control characters'
     ]
   ])('sends the prompt exactly once after %s, and says where to look', async (_, respond, reason) => {
     const server = await serve(respond)
@@ -517,6 +530,97 @@ describe('the tracking comment', () => {
     expect(errorAnnotations(rerun)[0]).toContain(
       'An earlier attempt of this run sent this prompt to agent job "job-7", which is now completed, and could not tell whether it arrived. Nothing was sent'
     )
+  })
+
+  it('a re-run goes by the latest attempt of the run, whichever comment was edited last', async () => {
+    const github = await fakeGitHub()
+    const { api } = await agentApi({ run: { activePolls: 0, final: { status: 'failed' } } })
+    let failCreates = false
+    const server = await serve((req, res, index) => {
+      if (failCreates && req.method === 'POST' && req.url?.endsWith('/job')) {
+        return sendJson(res, 502, { error: 'Bad gateway' })
+      }
+      return api.respond(req, res, index)
+    })
+    const inputs = { prompt: 'Document /users', comment: 'true', 'fail-on': '' }
+    await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    failCreates = true
+    const second = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(second.outputs['outcome']).toBe('error')
+    failCreates = false
+    // Another run sends a follow-up to the first attempt's job, so that job's comment is now the latest edited.
+    await run(
+      server,
+      { prompt: '/docs more', 'follow-up': 'true', comment: 'true', 'fail-on': '' },
+      withGitHub(github, { GITHUB_RUN_ID: '5555' })
+    )
+    const third = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '3' }))
+    expect(third.exitCode).toBe(1)
+    expect(errorAnnotations(third)[0]).toContain('An earlier attempt of this run tried to start an agent job')
+    expect(posts(server).filter((request) => request.url.endsWith('/job'))).toHaveLength(2)
+  })
+
+  it("a re-run of one project's step is not confused by another project's comment on the same issue", async () => {
+    const github = await fakeGitHub()
+    const { api } = await agentApi({ run: { activePolls: 0, final: { status: 'failed' } } })
+    const server = await serve((req, res, index) => {
+      if (req.url?.startsWith('/v2/agent/other-project/')) return sendJson(res, 502, { error: 'Bad gateway' })
+      return api.respond(req, res, index)
+    })
+    const inputs = { prompt: 'Document /users', comment: 'true', 'fail-on': '' }
+    await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    await run(server, { ...inputs, 'project-id': 'other-project' }, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(rerun.stdout).toContain('which is failed: this attempt sends it again.')
+    expect(api.posts).toHaveLength(2)
+    expect(rerun.outputs['job-id']).toBe('job-2')
+  })
+
+  it('a re-run soon after a follow-up that has not shown yet waits for it, and does not send it again', async () => {
+    const github = await fakeGitHub()
+    const { api, server } = await agentApi({
+      existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
+      followUpLag: { polls: 1000 }
+    })
+    const inputs = { prompt: 'Also document /teams', 'job-id': 'job-7', comment: 'true', timeout: '1s', 'fail-on': '' }
+    await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(api.posts).toHaveLength(1)
+    expect(rerun.stdout).toMatch(
+      /An earlier attempt of this run sent this prompt to agent job "job-7" \S+ ago, and the job still shows completed: waiting for it/
+    )
+  })
+
+  it('a cancel just after the job started still leaves the comment, and a re-run waits for that job', async () => {
+    const github = await fakeGitHub({ latencyMs: 100 })
+    const { api } = await agentApi({ run: { activeForMs: 60_000, final: { status: 'completed' } } })
+    let createdAt = 0
+    const server = await serve((req, res, index) => {
+      if (req.method === 'POST') createdAt = performance.now()
+      return api.respond(req, res, index)
+    })
+    const inputs = { prompt: 'Document /users', comment: 'true' }
+    const first = await run(server, inputs, {
+      ...withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }),
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          if (createdAt) {
+            clearInterval(timer)
+            child.kill('SIGINT')
+          }
+        }, 5)
+      }
+    })
+    expect(first.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': 'job-1' })
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('this workflow run was cancelled, and the Mintlify agent job may still')
+    const rerun = await run(
+      server,
+      { ...inputs, timeout: '1s', 'fail-on': '' },
+      withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' })
+    )
+    expect(rerun.outputs['job-id']).toBe('job-1')
+    expect(api.posts).toHaveLength(1)
   })
 
   it('with wait: false, posts the comment saying the job started, before the step ends', async () => {

@@ -160,10 +160,14 @@ describe('the tracking marker', () => {
   })
 
   it('keeps an id with odd characters intact, and can never be closed early by one', () => {
-    const odd: TrackingState = { job: 'a --> b <!--', requests: [] }
+    const odd: TrackingState = { job: 'a-->b<!--?#%&', requests: [] }
     const marker = markerOf(odd)
     expect(marker.indexOf('-->')).toBe(marker.length - 3)
     expect(readMarker(marker)).toEqual(odd)
+  })
+
+  it('reads no job id that could not be one: a space, a control character, or a dot path', () => {
+    for (const job of ['a b', 'a\nb', '..', '.']) expect(readMarker(markerOf({ job, requests: [] }))).toBeUndefined()
   })
 
   it('reads nothing from a comment that only quotes a marker, or a marker with a mangled state', () => {

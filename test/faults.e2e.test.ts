@@ -457,6 +457,58 @@ describe('proxies', () => {
     expect(result.summary).toContain("The step did not start: the runner's proxy setting cannot be used.")
   })
 
+  /** A proxy that answers every CONNECT with this status instead of opening the tunnel. */
+  async function refusingProxy(status: number): Promise<{ url: string; connects: () => number }> {
+    let connects = 0
+    const proxy = createNetServer((socket) => {
+      socket.once('data', () => {
+        connects += 1
+        socket.end(`HTTP/1.1 ${status} No\r\nContent-Length: 0\r\n\r\n`)
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
+    return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, connects: () => connects }
+  }
+
+  it('stops at once when the proxy wants credentials to open the tunnel, saying nothing was started', async () => {
+    const proxy = await refusingProxy(407)
+    const result = await run(
+      { url: 'https://api.mintlify.test' },
+      { prompt: 'Document it', 'job-id': '' },
+      { HTTPS_PROXY: proxy.url }
+    )
+    expect(result.exitCode).toBe(1)
+    expect(proxy.connects()).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(errorAnnotations(result)[0]).toContain(
+      'Could not start the agent job: the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required)'
+    )
+    expect(errorAnnotations(result)[0]).toContain('Nothing was started.')
+  })
+
+  it('sends a start again when the proxy could not open the tunnel, since it never reached the API', async () => {
+    const proxy = await refusingProxy(502)
+    const result = await run(
+      { url: 'https://api.mintlify.test' },
+      { prompt: 'Document it', 'job-id': '', timeout: '1s' },
+      { HTTPS_PROXY: proxy.url }
+    )
+    expect(result.exitCode).toBe(1)
+    expect(proxy.connects()).toBeGreaterThan(1)
+    expect(errorAnnotations(result)[0]).toMatch(
+      /Could not start the agent job: the proxy could not open a tunnel to the API \(HTTP 502\), past the timeout \(\d+ attempts\)\. Nothing was started\./
+    )
+  })
+
+  it('is not fooled by a blank lower-case variable into ignoring the upper-case one', async () => {
+    const { server, proxy, baseUrl, env } = await behindProxy()
+    const result = await run({ url: baseUrl }, {}, { ...env, https_proxy: ' ', HTTPS_PROXY: proxy.url })
+    expect(result.exitCode).toBe(0)
+    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
+    expect(server.requests).toHaveLength(1)
+  })
+
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
     const { server, proxy, baseUrl, env } = await behindProxy()
     const result = await run(

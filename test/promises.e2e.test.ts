@@ -51,6 +51,14 @@ function inTurn(...responders: Respond[]): Respond {
   return (req, res, index) => responders[Math.min(index, responders.length - 1)]?.(req, res, index)
 }
 
+/** The log without the `::add-mask::` commands, which the runner consumes and never shows. */
+function withoutMaskCommands(log: string): string {
+  return log
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n')
+}
+
 /** Every piece of the key of 8 characters or more that appears in `text`. */
 function keyPieces(text: string, key = KEY): string[] {
   const found: string[] = []
@@ -94,19 +102,39 @@ describe('the key is never shown', () => {
     expectNoPartOfKey(result)
   })
 
-  it('not in another form: upper case, percent-encoded byte by byte, or base64', async () => {
+  it('not in another form: upper case, percent-encoded in part or in whole, or base64 at any alignment', async () => {
     const forms = [
       KEY.toUpperCase(),
       [...Buffer.from(KEY)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join(''),
-      Buffer.from(KEY).toString('base64')
+      `mint%5f${KEY.slice(5)}`,
+      Buffer.from(KEY).toString('base64'),
+      Buffer.from(`Bearer ${KEY}`).toString('base64'),
+      Buffer.from(`x:${KEY}`).toString('base64url')
     ]
     const server = await serve((_req, res) => sendJson(res, 401, { error: `rejected ${forms.join(' and ')}` }))
     const result = await run(server)
     expect(result.exitCode).toBe(1)
-    expect(errorAnnotations(result)[0]).toContain('rejected *** and *** and ***')
-    for (const form of forms) {
-      expect(`${result.stdout}${result.stderr}${result.summary}`).not.toContain(form.slice(0, 12))
-    }
+    expect(errorAnnotations(result)[0]).toContain('rejected *** and *** and *** and ***')
+    const shown = `${withoutMaskCommands(result.stdout)}${result.stderr}${result.summary}`
+    for (const form of forms) expect(shown).not.toContain(form.slice(form.length / 2 - 8, form.length / 2 + 8))
+  })
+
+  it('not in the comment-url output, when GitHub echoes the token in html_url', async () => {
+    const api = await serve((_req, res) => completed(res))
+    const github = await startFakeGitHub({
+      htmlUrl: (comment) => `https://github.com/acme/docs/issues/12?t=${TOKEN.toUpperCase()}#issuecomment-${comment.id}`
+    })
+    cleanups.push(() => github.close())
+    const result = await run(
+      api,
+      { comment: 'true' },
+      { eventName: 'issues', event: ISSUE_EVENT, env: { GITHUB_API_URL: github.url } }
+    )
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs['comment-url']).toMatch(
+      /^https:\/\/github\.com\/acme\/docs\/issues\/12\?t=\*\*\*#issuecomment-\d+$/
+    )
+    expect(withoutMaskCommands(result.stdout).toUpperCase()).not.toContain(TOKEN.toUpperCase())
   })
 
   it("not in a redirect's Location header", async () => {
