@@ -2,9 +2,27 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     reporters: ['default', './test/support/tally-reporter.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000
+    // The end-to-end files spend most of their time waiting on timers and child processes, not on the CPU.
+    maxWorkers: 3,
+    projects: [
+      // The decisions, module by module: no process, no network, no real time.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // The repository itself: docs, workflows, dependencies, the release script.
+      { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], testTimeout: 30_000 } },
+      // The bundle run as the runner runs it, against loopback servers. Each test starts its own servers and its own
+      // process, and most of their time is spent waiting, so tests run side by side.
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/support/bundle-setup.ts'],
+          sequence: { concurrent: true },
+          maxConcurrency: 5,
+          testTimeout: 30_000,
+          hookTimeout: 30_000
+        }
+      }
+    ]
   }
 })

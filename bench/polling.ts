@@ -1,9 +1,17 @@
 // Polling efficiency on a simulated clock, with the action's own poller and schedule: requests made and
 // detection lag (when the step notices, minus when the job ended), next to fixed-interval pollers.
-import type { PollResult } from '../src/admin-api.ts'
-import { parseJob } from '../src/job.ts'
-import { type PollerOptions, waitForJob } from '../src/poller.ts'
+import { parseJob } from '../src/admin-api/agent-job.ts'
+import type { PollResult } from '../src/admin-api/poll-answer.ts'
+import { waitForJob } from '../src/step/wait-for-job.ts'
 import { simulatedClock } from '../sim/simulated-clock.ts'
+
+/** The schedule's inputs at action.yml's defaults, with a timeout past every job measured. */
+export interface PollerOptions {
+  readonly pollIntervalMs: number
+  readonly maxPollIntervalMs: number
+  readonly timeoutMs: number
+  readonly requestTimeoutMs: number
+}
 
 export const DEFAULTS: PollerOptions = {
   pollIntervalMs: 5000,
@@ -35,7 +43,8 @@ export async function simulateAction(
   random = Math.random
 ): Promise<Wait> {
   const clock = simulatedClock(random)
-  const result = await waitForJob(() => Promise.resolve(clock.now() >= durationMs ? COMPLETED : ACTIVE), options, clock)
+  const fetchJob = () => Promise.resolve(clock.now() >= durationMs ? COMPLETED : ACTIVE)
+  const result = await waitForJob({ ...options, fetchJob, clock })
   return { requests: result.polls, lagMs: result.elapsedMs - durationMs, lengthMs: durationMs }
 }
 

@@ -1,6 +1,6 @@
 // `npm run bench`: every figure next to its baseline measured in the same run, and a verdict per target.
 // Exits non-zero when a target does not hold.
-import { formatDuration } from '../src/duration.ts'
+import { formatDuration } from '../src/text/duration.ts'
 import { allowedLagMs, measurePolling } from './polling.ts'
 import { measureModuleLoads, measureProcess } from './process.ts'
 import { measureScaled, SCALE } from './scaled.ts'

@@ -1,8 +1,8 @@
 // Memory over thousands of polls: the action's own client and poller against a loopback server, in this
 // process, with the heap measured after a full garbage collection early on and again at the end.
-import { createHttp } from '../src/http.ts'
-import { createAdminApi } from '../src/admin-api.ts'
-import { waitForJob } from '../src/poller.ts'
+import { createAdminApi } from '../src/admin-api/client.ts'
+import { waitForJob } from '../src/step/wait-for-job.ts'
+import { createHttp } from '../src/transport/dispatcher.ts'
 import { jobBody, sendJson, startServer } from '../sim/admin-api.ts'
 
 export interface SoakFigures {
@@ -25,7 +25,7 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     },
     { record: false }
   )
-  const http = createHttp({})
+  const http = createHttp({ http: undefined, https: undefined, noProxy: '' })
   const figures = { heapEarlyBytes: 0, heapLateBytes: 0, rssEarlyBytes: 0, rssLateBytes: 0 }
   const snapshot = (): { heap: number; rss: number } => {
     collect()
@@ -33,32 +33,33 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     return { heap: usage.heapUsed, rss: usage.rss }
   }
   try {
-    const api = createAdminApi({
-      baseUrl: new URL(server.url),
-      apiKey: story.apiKey,
-      projectId: story.projectId,
+    const transport = {
+      dispatcher: http.dispatcher,
       userAgent: 'bench',
       redact: (text: string) => text,
-      githubHosts: new Set(['github.com']),
-      dispatcher: http.dispatcher,
       cancelSignal: new AbortController().signal
-    })
+    }
+    const api = createAdminApi(
+      transport,
+      { baseUrl: new URL(server.url), apiKey: story.apiKey, projectId: story.projectId },
+      new Set(['github.com'])
+    )
     const options = { pollIntervalMs: 1, maxPollIntervalMs: 1, timeoutMs: 600_000, requestTimeoutMs: 5000 }
     const clock = {
       now: () => performance.now(),
       random: Math.random,
       sleep: () => new Promise<void>((resolve) => setImmediate(resolve))
     }
-    const result = await waitForJob(
-      (timeoutMs) => api.getJob(story.jobId, timeoutMs),
-      options,
+    const result = await waitForJob({
+      ...options,
+      fetchJob: (timeoutMs) => api.getJob(story.jobId, timeoutMs),
       clock,
-      (event) => {
+      onEvent: (event) => {
         if (event.kind !== 'poll') return
         if (event.poll === early) ({ heap: figures.heapEarlyBytes, rss: figures.rssEarlyBytes } = snapshot())
         if (event.poll === polls - 1) ({ heap: figures.heapLateBytes, rss: figures.rssLateBytes } = snapshot())
       }
-    )
+    })
     if (result.kind !== 'completed') throw new Error(`the soak ended ${result.kind}`)
     return { polls: result.polls, ...figures }
   } finally {

@@ -50,6 +50,8 @@ console.log(
 const debug = process.env['RUNNER_DEBUG'] === '1'
 const run = await runAction({
   inputs,
+  // The tests point the demo at the bundle of the sources under test; users run the committed dist/.
+  ...(process.env['ACTION_ENTRY'] ? { entry: process.env['ACTION_ENTRY'] } : {}),
   env: { ...(debug ? { RUNNER_DEBUG: '1' } : {}), ...(github ? { GITHUB_API_URL: github.url } : {}) },
   ...(github
     ? { eventName: 'issues', event: { action: 'labeled', issue: { number: 12, title: 'Document /users' } } }

@@ -1,20 +1,21 @@
 // `npm run bundle`: dist/ from src/ with ncc, then the lazily loaded chunks minified too (ncc minifies only
 // dist/index.js), and dist/licenses.txt written for every package in every file (ncc's own list covers only the
 // last chunk it writes). dist/ is emptied first, so no chunk of an earlier build is left behind.
+// `node scripts/bundle.ts <folder>` writes the same build elsewhere (the end-to-end tests build into build/).
 import { execFileSync } from 'node:child_process'
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { minify } from 'terser'
 import { ROOT } from '../sim/run-action.ts'
 
-const DIST = join(ROOT, 'dist')
+const DIST = resolve(ROOT, process.argv[2] ?? 'dist')
 const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
 
 await rm(DIST, { recursive: true, force: true })
 execFileSync(
   process.execPath,
-  [ncc, 'build', 'src/index.ts', '-o', 'dist', '--minify', '--source-map', '--no-source-map-register'],
+  [ncc, 'build', 'src/index.ts', '-o', relative(ROOT, DIST), '--minify', '--source-map', '--no-source-map-register'],
   { cwd: ROOT, stdio: 'inherit' }
 )
 
@@ -34,7 +35,7 @@ for (const file of (await readdir(DIST)).filter((name) => /^\d+\.index\.js$/.tes
     throw new Error(`terser returned nothing for ${file}`)
   await Promise.all([writeFile(join(DIST, file), minified.code), writeFile(join(DIST, `${file}.map`), minified.map)])
   console.log(
-    `minified dist/${file}: ${Math.round(code.length / 1024)} kB -> ${Math.round(minified.code.length / 1024)} kB`
+    `minified ${relative(ROOT, DIST)}/${file}: ${Math.round(code.length / 1024)} kB -> ${Math.round(minified.code.length / 1024)} kB`
   )
 }
 
@@ -62,4 +63,4 @@ async function licenseOf(name: string): Promise<string> {
 
 const packages = await bundledPackages()
 await writeFile(join(DIST, 'licenses.txt'), (await Promise.all(packages.map(licenseOf))).join('\n'))
-console.log(`dist/licenses.txt: ${packages.length} packages`)
+console.log(`${relative(ROOT, DIST)}/licenses.txt: ${packages.length} packages`)

@@ -1,7 +1,7 @@
-import type { PollerClock } from '../src/poller.ts'
+import type { Clock } from '../src/step/clock.ts'
 
 /** A clock that advances only when slept on, so a 30-minute wait runs in microseconds. */
-export interface SimulatedClock extends PollerClock {
+export interface SimulatedClock extends Clock {
   /** Moves time forward, as a request that takes a while does. */
   advance(ms: number): void
 }

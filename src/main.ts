@@ -1,70 +1,58 @@
+// The action's entry point: read the inputs, set up HTTP and cancellation, run the step, and always finish the
+// outputs. local-action runs this file; src/index.ts calls run() for the bundle.
 import * as core from '@actions/core'
 import packageJson from '../package.json' with { type: 'json' }
-import { cancelOnSignals } from './cancellation.ts'
-import { errorMessage } from './error-message.ts'
-import { createHttp, type Http } from './http.ts'
-import { outputWriter } from './outputs.ts'
-import { redactor } from './redact.ts'
-import { readSettings, type Settings } from './settings.ts'
-import { CANCELLED_COMMENT_DEADLINE_MS, runStep } from './step.ts'
-import { inputErrorSummary } from './summary.ts'
-import { forLog } from './untrusted-text.ts'
+import { cancelOnSignals, exitCancelledStep } from './runner/cancellation.ts'
+import { readRunnerEnvironment } from './runner/environment.ts'
+import { coreRunnerIo, type RunnerIo } from './runner/runner-io.ts'
+import { readSettings, type Settings } from './runner/settings/settings.ts'
+import { inputErrorSummary } from './runner/summary.ts'
+import { runStep } from './step/run-step.ts'
+import { cancelGraceMs } from './step/time-budgets.ts'
+import { createHttp, type Http } from './transport/dispatcher.ts'
+import { errorMessage } from './text/error-message.ts'
+import { redactor } from './text/redact.ts'
+import { forLog } from './text/untrusted-text.ts'
 
 const USER_AGENT = `${packageJson.name}/${packageJson.version}`
-/** After a cancellation, what is left (outputs, summary) takes milliseconds; editing a comment takes longer. */
-const CANCEL_GRACE_MS = 800
 
-/** The action's entry point: never throws; a failure is reported with core.setFailed. */
+/** Runs the action; never throws: a failure is reported with core.setFailed. */
 export async function run(): Promise<void> {
-  const outputs = outputWriter(core.setOutput)
-  const cannotStart = async (problems: string, what?: string): Promise<void> => {
-    outputs.set('outcome', 'error')
-    outputs.finish()
-    await writeSummary(inputErrorSummary(problems, what))
-    core.setFailed(problems)
-  }
+  const environment = readRunnerEnvironment()
+  const runner = coreRunnerIo(environment.summaryPath)
   let settings: Settings
+  let http: Http
   try {
     settings = readSettings(core)
   } catch (error) {
-    await cannotStart(errorMessage(error))
+    await cannotStart(runner, errorMessage(error))
     return
   }
-  let http: Http
   try {
-    http = createHttp()
+    http = createHttp(environment.proxies)
   } catch (error) {
-    await cannotStart(errorMessage(error), "the runner's proxy setting cannot be used")
+    await cannotStart(runner, errorMessage(error), "the runner's proxy setting cannot be used")
     return
   }
-  const cancelSignal = cancelOnSignals(CANCEL_GRACE_MS + (settings.comment ? CANCELLED_COMMENT_DEADLINE_MS : 0))
   const redact = redactor([settings.apiKey, settings.githubToken])
+  const cancelSignal = cancelOnSignals(cancelGraceMs(settings.comment))
+  const transport = { dispatcher: http.dispatcher, userAgent: USER_AGENT, redact, cancelSignal }
   try {
-    await runStep(settings, {
-      userAgent: USER_AGENT,
-      dispatcher: http.dispatcher,
-      redact,
-      cancelSignal,
-      outputs,
-      writeSummary
-    })
+    await runStep(settings, { transport, environment, runner })
   } catch (error) {
-    outputs.set('outcome', 'error')
-    core.setFailed(`Unexpected error: ${forLog(redact(errorMessage(error)), 1000)}`)
+    runner.outputs.set('outcome', 'error')
+    runner.fail(`Unexpected error: ${forLog(redact(errorMessage(error)), 1000)}`)
   } finally {
-    outputs.finish()
+    runner.outputs.finish()
     await http.close()
   }
+  if (cancelSignal.aborted) exitCancelledStep()
 }
 
-async function writeSummary(html: string): Promise<void> {
-  if (!process.env['GITHUB_STEP_SUMMARY']) {
-    core.debug('No job summary: GITHUB_STEP_SUMMARY is not set (a runner always sets it).')
-    return
-  }
-  try {
-    await core.summary.addRaw(html).write()
-  } catch (error) {
-    core.warning(`Could not write the job summary: ${errorMessage(error)}`)
-  }
+/** The step did not start: outcome `error`, every other output empty, a summary of what to fix. */
+async function cannotStart(runner: RunnerIo, problems: string, what?: string): Promise<void> {
+  runner.outputs.set('outcome', 'error')
+  runner.outputs.finish()
+  await runner.writeSummary(inputErrorSummary(problems, what))
+  runner.fail(problems)
 }

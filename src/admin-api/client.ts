@@ -1,0 +1,65 @@
+// The Mintlify admin API's three agent-job operations: get (polled), create and follow-up. Every answer is
+// redacted, decoded and classified at this edge; nothing past it sees raw API text.
+import { exchange, type HttpRequest } from '../transport/exchange.ts'
+import type { Transport } from '../transport/transport.ts'
+import { forLog } from '../text/untrusted-text.ts'
+import { MAX_BODY_BYTES } from './answer.ts'
+import { classifyPoll, type PollResult } from './poll-answer.ts'
+import { classifySubmit, type SubmitResult } from './submit-answer.ts'
+
+export interface AdminApiSettings {
+  /** The API's root, e.g. https://api.mintlify.com. */
+  readonly baseUrl: URL
+  readonly projectId: string
+  readonly apiKey: string
+}
+
+export interface AdminApi {
+  /** `GET /v2/agent/{projectId}/job/{id}`, within `timeoutMs`. */
+  getJob(jobId: string, timeoutMs: number): Promise<PollResult>
+  /** `POST /v2/agent/{projectId}/job` with the prompt, within `timeoutMs`. */
+  createJob(prompt: string, timeoutMs: number): Promise<SubmitResult>
+  /** `POST /v2/agent/{projectId}/job/{id}/message` with the prompt, within `timeoutMs`. */
+  sendFollowUp(jobId: string, prompt: string, timeoutMs: number): Promise<SubmitResult>
+}
+
+/** `githubHosts`: hosts whose pull request URLs give `pr-number` and `pr-repository`. */
+export function createAdminApi(
+  transport: Transport,
+  settings: AdminApiSettings,
+  githubHosts: ReadonlySet<string>
+): AdminApi {
+  const { projectId, baseUrl } = settings
+  const root = baseUrl.pathname.replace(/\/+$/, '')
+  const url = (...segments: string[]): URL => {
+    const target = new URL(baseUrl)
+    target.pathname = `${root}/v2/agent/${[projectId, ...segments].map(encodeURIComponent).join('/')}`
+    return target
+  }
+  const headers = {
+    authorization: `Bearer ${settings.apiKey}`,
+    accept: 'application/json',
+    'user-agent': transport.userAgent
+  }
+  const send = (req: HttpRequest, timeoutMs: number) =>
+    exchange(transport, req, { timeoutMs, maxBodyBytes: MAX_BODY_BYTES })
+  const post = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) => {
+    const body = JSON.stringify({ prompt })
+    const answer = await send(
+      { url: target, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body },
+      timeoutMs
+    )
+    return classifySubmit(answer, timeoutMs, { projectId, jobId, target, what, redact: transport.redact, githubHosts })
+  }
+
+  return {
+    getJob: async (jobId, timeoutMs) => {
+      const target = url('job', jobId)
+      const answer = await send({ url: target, method: 'GET', headers }, timeoutMs)
+      return classifyPoll(answer, timeoutMs, { projectId, jobId, target, redact: transport.redact, githubHosts })
+    },
+    createJob: (prompt, timeoutMs) => post(url('job'), undefined, 'start the agent job', prompt, timeoutMs),
+    sendFollowUp: (jobId, prompt, timeoutMs) =>
+      post(url('job', jobId, 'message'), jobId, `send the follow-up to agent job "${forLog(jobId)}"`, prompt, timeoutMs)
+  }
+}

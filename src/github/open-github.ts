@@ -1,0 +1,126 @@
+// Everything the action does on GitHub: the event's issue or pull request, the tracking comments there, and the
+// workflow run. Loaded only when `comment` or `follow-up` is true (see load-github.ts), so other runs never load
+// Octokit.
+import { context } from '@actions/github'
+import type { Transport } from '../transport/transport.ts'
+import { forLog } from '../text/untrusted-text.ts'
+import type { CommentView } from './comment-body.ts'
+import { type CommentTarget, resolveCommentTarget } from './comment-target.ts'
+import { describeGitHubFailure } from './github-failure.ts'
+import { createGitHubClient, type GitHubWork } from './octokit-client.ts'
+import { type CommentResult, type TrackedComment, TrackingComments, type TrackingUpdate } from './tracking-comments.ts'
+
+/** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
+export interface WorkflowRun {
+  readonly id: string
+  readonly attempt: number
+  readonly url: string
+}
+
+export interface GitHubSide {
+  readonly target: CommentTarget
+  readonly run: WorkflowRun
+  /**
+   * The action's own tracking comments on the issue or pull request, oldest update first, read within
+   * `deadlineMs`. Throws an Error whose message says what went wrong and what to do.
+   */
+  listTracked(deadlineMs: number): Promise<TrackedComment[]>
+  /**
+   * Creates or edits the tracking comment of `update.job`, adding `update.add` to the requests it lists. Everything
+   * it does ends within `deadlineMs`. Never throws.
+   */
+  write(update: TrackingUpdate, view: CommentView, deadlineMs: number): Promise<CommentResult>
+}
+
+export type OpenedGitHub =
+  { readonly kind: 'ready'; readonly side: GitHubSide } | { readonly kind: 'unavailable'; readonly reason: string }
+
+export interface GitHubSideOptions {
+  readonly token: string
+  readonly issueNumber: number | undefined
+  /** `owner/name`, from GITHUB_REPOSITORY. */
+  readonly repository: string
+  readonly transport: Transport
+  /** For Octokit's own log lines. */
+  readonly debug: (message: string) => void
+}
+
+/** What the action reads of the workflow run and the event that started it. */
+export type RunContext = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl' | 'serverUrl' | 'runId' | 'runAttempt'>
+
+/** `run`: @actions/github's context, read from the runner's environment and event file. */
+export function openGitHubSide(options: GitHubSideOptions, run: RunContext = context): OpenedGitHub {
+  const resolved = resolveCommentTarget({
+    issueNumber: options.issueNumber,
+    eventName: run.eventName,
+    payload: run.payload,
+    repository: options.repository
+  })
+  if (resolved.kind === 'none') return { kind: 'unavailable', reason: resolved.reason }
+  const { target } = resolved
+  const { transport } = options
+  const workflow = workflowRun(target, run)
+  const access = {
+    token: options.token,
+    apiUrl: run.apiUrl,
+    log: (message: string) => {
+      options.debug(`GitHub: ${forLog(transport.redact(message), 500)}`)
+    }
+  }
+  const comments = new TrackingComments({
+    target,
+    runUrl: workflow.url,
+    redact: transport.redact,
+    debug: options.debug
+  })
+  /** Runs one piece of GitHub work on a client of its own, bounded by its deadline; failures become messages. */
+  const attempt = async <T>(
+    work: GitHubWork,
+    doing: string,
+    task: (client: ReturnType<typeof createGitHubClient>) => Promise<T>
+  ) => {
+    const client = createGitHubClient(transport, access, work)
+    try {
+      return { kind: 'done' as const, value: await client.bounded(task(client)) }
+    } catch (error) {
+      const failure = describeGitHubFailure(error, client, {
+        doing,
+        target,
+        apiUrl: run.apiUrl,
+        deadlineMs: work.deadlineMs,
+        cancelled: transport.cancelSignal.aborted,
+        redact: transport.redact
+      })
+      return { kind: 'failed' as const, failure, cause: error }
+    }
+  }
+
+  const side: GitHubSide = {
+    target,
+    run: workflow,
+    listTracked: async (deadlineMs) => {
+      const work = { deadlineMs, cancellable: true, throttled: true }
+      const listed = await attempt(work, 'read the comments of', (client) => comments.list(client))
+      if (listed.kind === 'failed') throw new Error(listed.failure, { cause: listed.cause })
+      return listed.value
+    },
+    write: async (update, view, deadlineMs) => {
+      // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
+      // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
+      const cancelled = view.kind === 'ended' && view.result.kind === 'cancelled'
+      const work = { deadlineMs, cancellable: false, throttled: !cancelled }
+      const written = await attempt(work, 'comment on', (client) => comments.write(client, update, view))
+      return written.kind === 'done' ? written.value : { kind: 'warning', warning: written.failure }
+    }
+  }
+  return { kind: 'ready', side }
+}
+
+function workflowRun(target: CommentTarget, run: RunContext): WorkflowRun {
+  const attempt = run.runAttempt
+  return {
+    id: String(run.runId),
+    attempt: Number.isSafeInteger(attempt) && attempt > 0 ? attempt : 1,
+    url: `${run.serverUrl}/${target.owner}/${target.repo}/actions/runs/${run.runId}`
+  }
+}

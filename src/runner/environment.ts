@@ -1,0 +1,54 @@
+// What the runner tells the action through environment variables, read in this one place. (The toolkit reads its
+// own: @actions/core the input and file-command variables, @actions/github the event.)
+
+/** A proxy variable that is set, and its name for messages. */
+export interface ProxyVariable {
+  readonly name: string
+  readonly value: string
+}
+
+export interface ProxySettings {
+  readonly http: ProxyVariable | undefined
+  readonly https: ProxyVariable | undefined
+  /** NO_PROXY, as given. */
+  readonly noProxy: string
+}
+
+export interface RunnerEnvironment {
+  /** GITHUB_SERVER_URL: github.com, or a GitHub Enterprise Server. */
+  readonly serverUrl: string | undefined
+  /** GITHUB_REPOSITORY, `owner/name`; empty when unset. */
+  readonly repository: string
+  /** GITHUB_RUN_ID; empty when unset. */
+  readonly runId: string
+  /** GITHUB_STEP_SUMMARY: the job summary's file; a runner always sets it. */
+  readonly summaryPath: string | undefined
+  readonly proxies: ProxySettings
+}
+
+/** Each proxy variable as undici and curl read it: the lower-case spelling first. */
+const PROXY_VARIABLES = {
+  http: ['http_proxy', 'HTTP_PROXY'],
+  https: ['https_proxy', 'HTTPS_PROXY'],
+  noProxy: ['no_proxy', 'NO_PROXY']
+} as const
+
+/** The first of these variables that is set and not blank: a blank one is no setting, and hides no other. */
+function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): ProxyVariable | undefined {
+  const name = names.find((candidate) => env[candidate]?.trim())
+  return name === undefined ? undefined : { name, value: (env[name] ?? '').trim() }
+}
+
+export function readRunnerEnvironment(env: NodeJS.ProcessEnv = process.env): RunnerEnvironment {
+  return {
+    serverUrl: env['GITHUB_SERVER_URL'],
+    repository: env['GITHUB_REPOSITORY'] ?? '',
+    runId: env['GITHUB_RUN_ID'] ?? '',
+    summaryPath: env['GITHUB_STEP_SUMMARY'] || undefined,
+    proxies: {
+      http: firstSet(env, PROXY_VARIABLES.http),
+      https: firstSet(env, PROXY_VARIABLES.https),
+      noProxy: firstSet(env, PROXY_VARIABLES.noProxy)?.value ?? ''
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { PollEvent } from '../step/wait-for-job.ts'
+import { formatDuration } from '../text/duration.ts'
+import { forLog } from '../text/untrusted-text.ts'
+import type { Logger } from './runner-io.ts'
+
+/**
+ * Turns poller events into a quiet log: one line per status change, a heartbeat while the job stays active,
+ * one line per fault; each poll in detail only under debug. Every line starts with our own words.
+ */
+export function logProgress(logger: Pick<Logger, 'info' | 'debug'>): (event: PollEvent) => void {
+  return (event) => {
+    switch (event.kind) {
+      case 'poll': {
+        const { result } = event
+        const what =
+          result.kind === 'job'
+            ? `status ${forLog(result.job.status)}`
+            : result.kind === 'cancelled'
+              ? 'cancelled'
+              : forLog(result.reason)
+        const ignored =
+          result.kind === 'job' && result.job.ignored.length > 0
+            ? `; left out ${result.job.ignored.map((field) => forLog(field, 80)).join(', ')}: not the type the API documents`
+            : ''
+        logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)${ignored}`)
+        return
+      }
+      case 'status': {
+        const prText = event.job.pr.kind === 'link' ? `; pull request ${event.job.pr.url.href}` : ''
+        const change =
+          event.previous === undefined
+            ? ''
+            : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`
+        logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`)
+        return
+      }
+      case 'heartbeat':
+        logger.info(`Still ${forLog(event.job.status)} after ${formatDuration(event.elapsedMs)} (${event.polls} polls)`)
+        return
+      case 'fault':
+        logger.info(
+          `Poll failed: ${forLog(event.reason)}; retrying in ${formatDuration(event.retryInMs)} (${event.consecutive} in a row)`
+        )
+        return
+    }
+  }
+}

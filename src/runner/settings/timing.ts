@@ -1,0 +1,52 @@
+// How long the step waits, and how often it asks.
+import { formatDuration, parseDuration } from '../../text/duration.ts'
+import type { InputReader } from './input-reader.ts'
+
+export interface Timing {
+  readonly timeoutMs: number
+  /** The first wait between two polls. */
+  readonly pollIntervalMs: number
+  /** The longest wait between two polls. */
+  readonly maxPollIntervalMs: number
+  /** The deadline of one HTTP request. */
+  readonly requestTimeoutMs: number
+}
+
+/** Node cannot wait longer than this in one timer; a longer one fires at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
+/** GitHub-hosted runners end a job after six hours. */
+const LONGEST_HOSTED_JOB_MS = 6 * 3_600_000
+
+function readDuration(reader: InputReader, name: string): number {
+  const text = reader.text(name)
+  const ms = parseDuration(text)
+  if (ms === undefined || ms <= 0) {
+    reader.problem(
+      `Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h, 1m 30s or a number of seconds; got "${text}".`
+    )
+    return Number.NaN
+  }
+  if (ms > LONGEST_TIMER_MS) {
+    reader.problem(`Input "${name}" (${formatDuration(ms)}) is longer than a timer can hold (about 24.8 days).`)
+    return Number.NaN
+  }
+  return ms
+}
+
+export function readTiming(reader: InputReader): Timing {
+  const timeoutMs = readDuration(reader, 'timeout')
+  if (timeoutMs > LONGEST_HOSTED_JOB_MS) {
+    reader.warning(
+      `Input "timeout" (${formatDuration(timeoutMs)}) is longer than a GitHub-hosted runner lets a job run (6h); only a self-hosted runner waits that long.`
+    )
+  }
+  const pollIntervalMs = readDuration(reader, 'poll-interval')
+  const maxPollIntervalMs = readDuration(reader, 'max-poll-interval')
+  const requestTimeoutMs = readDuration(reader, 'request-timeout')
+  if (pollIntervalMs > maxPollIntervalMs) {
+    reader.problem(
+      `Input "poll-interval" (${formatDuration(pollIntervalMs)}) must not exceed "max-poll-interval" (${formatDuration(maxPollIntervalMs)}).`
+    )
+  }
+  return { timeoutMs, pollIntervalMs, maxPollIntervalMs, requestTimeoutMs }
+}

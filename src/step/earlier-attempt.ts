@@ -1,0 +1,103 @@
+// A re-run of a run whose earlier attempt sent this prompt: wait for that job while it runs; once it has ended,
+// send the prompt again, unless the earlier request may or may not have reached the API: then send nothing.
+import { type AgentJob, isTerminal } from '../admin-api/agent-job.ts'
+import type { PollResult } from '../admin-api/poll-answer.ts'
+import type { TrackedComment } from '../github/tracking-comments.ts'
+import { type TrackedRequest, tracksProject, UNKNOWN_JOB } from '../github/tracking-state.ts'
+import { formatDuration } from '../text/duration.ts'
+import { forLog } from '../text/untrusted-text.ts'
+import { FOLLOW_UP_SETTLE_MS } from './time-budgets.ts'
+
+export interface EarlierAttempt {
+  readonly comment: TrackedComment
+  readonly request: TrackedRequest
+}
+
+/** What this attempt sends, to match against what earlier attempts sent. */
+export interface WantedRequest {
+  readonly run: string
+  /** The prompt's hash. */
+  readonly prompt: string
+  readonly project: string
+  /** The job the prompt is for, when job-id names one. */
+  readonly job: string | undefined
+}
+
+/**
+ * The latest attempt of this run that sent this same prompt to this project (and to this job, when one is given),
+ * across every tracking comment: the latest attempt's request is the one that says what happened last.
+ */
+export function findEarlierAttempt(
+  tracked: readonly TrackedComment[],
+  wanted: WantedRequest
+): EarlierAttempt | undefined {
+  let latest: EarlierAttempt | undefined
+  for (const comment of tracked) {
+    if (wanted.job !== undefined && comment.state.job !== wanted.job) continue
+    if (!tracksProject(comment.state, wanted.project)) continue
+    for (const request of comment.state.requests) {
+      if (request.run !== wanted.run || request.prompt !== wanted.prompt) continue
+      if (!latest || request.attempt >= latest.request.attempt) latest = { comment, request }
+    }
+  }
+  return latest
+}
+
+export type EarlierVerdict =
+  /** The earlier attempt's job is still on it: wait for it, sending nothing. */
+  | {
+      readonly kind: 'wait'
+      readonly jobId: string
+      readonly job: AgentJob | undefined
+      /** The earlier request was a follow-up that may not show yet. */
+      readonly followedUp: boolean
+      readonly note: string
+    }
+  /** It cannot be told whether the earlier request arrived: send nothing. */
+  | { readonly kind: 'refuse'; readonly reason: string }
+  /** The earlier job has ended: this attempt sends the prompt again. */
+  | { readonly kind: 'send again'; readonly note: string }
+
+const START_A_NEW_RUN =
+  'Nothing was sent, so that nothing runs twice. Look on the Mintlify dashboard; to send the prompt anyway, start a new run of the workflow instead of re-running this one.'
+
+/**
+ * What to do about an earlier attempt, given what reading its job said (`read` is undefined when the earlier
+ * attempt never learned its job's id) and the time now.
+ */
+export function judgeEarlierAttempt(
+  earlier: EarlierAttempt,
+  read: Exclude<PollResult, { kind: 'cancelled' }> | undefined,
+  now: number
+): EarlierVerdict {
+  const jobId = earlier.comment.state.job
+  if (jobId === UNKNOWN_JOB || read === undefined) {
+    return {
+      kind: 'refuse',
+      reason: `An earlier attempt of this run tried to start an agent job with this prompt, and could not tell whether it did. ${START_A_NEW_RUN}`
+    }
+  }
+  const job = `agent job "${forLog(jobId)}"`
+  const readJob = read.kind === 'job' ? read.job : undefined
+  if (!(readJob && isTerminal(readJob.status)) && read.kind !== 'permanent') {
+    const note = `An earlier attempt of this run already sent this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
+    return { kind: 'wait', jobId, job: readJob, followedUp: false, note }
+  }
+  const state = readJob ? forLog(readJob.status) : 'no longer readable'
+  if (earlier.request.unsure) {
+    return {
+      kind: 'refuse',
+      reason: `An earlier attempt of this run sent this prompt to ${job}, which is now ${state}, and could not tell whether it arrived. ${START_A_NEW_RUN}`
+    }
+  }
+  const sentAgo = earlier.request.at === undefined ? undefined : now - earlier.request.at
+  if (readJob && earlier.request.kind === 'follow-up' && sentAgo !== undefined && sentAgo < FOLLOW_UP_SETTLE_MS) {
+    // A follow-up takes a moment to show: the job's earlier status may linger, as the wait after a follow-up allows.
+    const note = `An earlier attempt of this run sent this prompt to ${job} ${formatDuration(sentAgo)} ago, and the job still shows ${state}: waiting for it instead of sending the prompt again.`
+    return { kind: 'wait', jobId, job: readJob, followedUp: true, note }
+  }
+  return {
+    kind: 'send again',
+    note: `An earlier attempt of this run already sent this prompt to ${job}, which is ${state}: this attempt sends it again.`
+  }
+}

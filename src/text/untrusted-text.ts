@@ -1,0 +1,52 @@
+// Text that comes from outside (the API, GitHub, prompts) is untrusted: on its own line the runner would read
+// `::error::` or `::add-mask::` as a workflow command, and in the summary or a comment it could inject markup.
+
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g
+
+/** The text with every run of line-breaking characters made one space: an output value stays one line. */
+export function withoutLineBreaks(text: string): string {
+  return text.replace(LINE_BREAKING, ' ')
+}
+
+/** One line of at most `max` characters, safe to print after our own words. */
+export function forLog(text: string, max = 200): string {
+  const line = text.replace(LINE_BREAKING, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+const HTML_SPECIAL: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '|': '&#124;',
+  '`': '&#96;',
+  '[': '&#91;',
+  ']': '&#93;',
+  '*': '&#42;',
+  _: '&#95;',
+  '\\': '&#92;'
+}
+
+/** Text safe inside the summary's HTML and Markdown: no tags, no table breaks, no emphasis or links. */
+export function forMarkdown(text: string, max = 500): string {
+  return forLog(text, max).replace(/[&<>"'|`[\]*_\\]/g, (char) => HTML_SPECIAL[char] ?? char)
+}
+
+/** The URL if it is an absolute http(s) URL, else undefined. */
+export function httpUrl(text: string | null | undefined): URL | undefined {
+  if (!text) return undefined
+  try {
+    const url = new URL(text)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The text's first non-empty line, on one line and shortened: how a prompt is shown. */
+export function firstLine(text: string, max = 120): string {
+  return forLog(text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '', max)
+}

@@ -1,0 +1,147 @@
+// The bundle run as the runner runs it, against a loopback server that plays the admin API.
+import { afterAll, describe, expect, it } from 'vitest'
+import { playJob, type RunningServer, startServer, type JobStory } from '../../sim/admin-api.ts'
+import { readActionMetadata } from '../../sim/run-action.ts'
+import { runAction } from './support/run-bundle.ts'
+import { errorAnnotations, expectKeyNeverShown } from '../support/expectations.ts'
+
+const KEY = 'mint_e2e_secret_key_123'
+const PR = 'https://github.com/acme/docs/pull/42'
+const FAST = { 'poll-interval': '50ms', 'max-poll-interval': '200ms' }
+
+const servers: RunningServer[] = []
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+async function waitFor(story: Partial<JobStory> & Pick<JobStory, 'final'>, inputs: Record<string, string> = {}) {
+  const server = await startServer(playJob({ projectId: 'proj-1', jobId: 'job-1', apiKey: KEY, ...story }))
+  servers.push(server)
+  const run = await runAction({
+    inputs: { 'project-id': 'proj-1', 'job-id': 'job-1', 'api-key': KEY, 'base-url': server.url, ...FAST, ...inputs }
+  })
+  return { run, requests: server.requests }
+}
+
+describe('the bundled action', () => {
+  it('waits through active polls, then hands on the pull request', async () => {
+    const { run, requests } = await waitFor({ activePolls: 3, final: { status: 'completed', prLink: PR } })
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs).toMatchObject({
+      status: 'completed',
+      outcome: 'completed',
+      prLink: PR,
+      'pr-number': '42',
+      'pr-repository': 'acme/docs'
+    })
+    expect(JSON.parse(run.outputs['job'] ?? '')).toMatchObject({ id: 'job-1', status: 'completed', prLink: PR })
+    expect(requests).toHaveLength(4)
+    expect(requests[0]).toMatchObject({ method: 'GET', url: '/v2/agent/proj-1/job/job-1' })
+    expect(requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+    expect(requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\/\d+\.\d+\.\d+$/)
+    expect(run.stdout).toContain('\nJob status: active\n')
+    expect(run.stdout).toMatch(
+      /\nJob status: completed \(was active, after \d+ms\); pull request https:\/\/github\.com\/acme\/docs\/pull\/42\n/
+    )
+    expect(run.stdout).toContain(`completed after`)
+    expect(run.summary).toContain('Mintlify agent job completed')
+    expect(run.summary).toContain(`<a href="${PR}">`)
+    expect(run.summary).toMatch(/<th>Polls<\/th><td>4<\/td>/)
+    expect(run.summary).toContain('<th>Model</th><td>claude-sonnet-4-5</td>')
+    expectKeyNeverShown(run, KEY)
+  })
+
+  it('sets exactly the outputs action.yml declares', async () => {
+    const { run } = await waitFor({ final: { status: 'completed', prLink: PR } })
+    const { outputs } = await readActionMetadata()
+    expect(Object.keys(run.outputs).sort()).toEqual(Object.keys(outputs).sort())
+  })
+
+  it('succeeds with an empty prLink when the agent changed nothing', async () => {
+    const { run } = await waitFor({ final: { status: 'completed', prLink: null } })
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs).toMatchObject({ status: 'completed', prLink: '', 'pr-number': '' })
+    expect(run.stdout).toContain('changed no files, so no pull request was opened')
+  })
+
+  it('fails the step when the job fails, with the outputs already set', async () => {
+    const { run } = await waitFor({ activePolls: 1, final: { status: 'failed' } })
+    expect(run.exitCode).toBe(1)
+    expect(run.outputs).toMatchObject({ status: 'failed', outcome: 'failed', prLink: '' })
+    expect(errorAnnotations(run)).toEqual([expect.stringContaining('Agent job "job-1" failed after')])
+    expect(run.summary).toContain('Mintlify agent job failed')
+    expectKeyNeverShown(run, KEY)
+  })
+
+  it('passes on an archived job by default, and fails when fail-on names it', async () => {
+    const passing = await waitFor({ final: { status: 'archived' } })
+    expect(passing.run.exitCode).toBe(0)
+    expect(passing.run.outputs).toMatchObject({ status: 'archived', outcome: 'archived' })
+    const failing = await waitFor({ final: { status: 'archived' } }, { 'fail-on': 'failed,archived' })
+    expect(failing.run.exitCode).toBe(1)
+    expect(errorAnnotations(failing.run)).toEqual([expect.stringContaining('was archived')])
+  })
+
+  it('does not fail on a failed job when fail-on leaves it out', async () => {
+    const { run } = await waitFor({ final: { status: 'failed' } }, { 'fail-on': 'timeout' })
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs['status']).toBe('failed')
+  })
+
+  it('stops at once on 404, naming the job and the project', async () => {
+    const { run, requests } = await waitFor({ jobId: 'another-job', final: { status: 'completed' } })
+    expect(run.exitCode).toBe(1)
+    expect(requests).toHaveLength(1)
+    expect(errorAnnotations(run)).toEqual([
+      expect.stringMatching(
+        /No agent job "job-1" was found in project "proj-1" \(HTTP 404: Agent job not found from GET http:\/\/127\.0\.0\.1:\d+\/v2\/agent\/proj-1\/job\/job-1\)\. Check job-id/
+      )
+    ])
+    expect(run.outputs).toMatchObject({ status: '', outcome: 'error', job: '' })
+    expectKeyNeverShown(run, KEY)
+  })
+
+  it('stops at once on 401, saying the key was refused and where keys are made', async () => {
+    const { run, requests } = await waitFor({ apiKey: 'mint_the_right_one', final: { status: 'completed' } })
+    expect(run.exitCode).toBe(1)
+    expect(requests).toHaveLength(1)
+    const [error] = errorAnnotations(run)
+    expect(error).toContain('The API refused the key (HTTP 401: Invalid API key)')
+    expect(error).toContain("dashboard's API keys page")
+    expectKeyNeverShown(run, KEY)
+  })
+
+  it('times out with status active, and fails the step', async () => {
+    const { run, requests } = await waitFor({ activePolls: 1000, final: { status: 'completed' } }, { timeout: '600ms' })
+    expect(run.exitCode).toBe(1)
+    expect(run.outputs).toMatchObject({ status: 'active', outcome: 'timeout', prLink: '' })
+    expect(errorAnnotations(run)).toEqual([
+      expect.stringContaining('was still active when the timeout of 600ms ran out')
+    ])
+    expect(requests.length).toBeGreaterThanOrEqual(4)
+    expect(run.durationMs).toBeLessThan(10_000)
+    expect(run.summary).toContain('Timed out waiting')
+  })
+
+  it('passes a timeout when fail-on leaves it out', async () => {
+    const { run } = await waitFor(
+      { activePolls: 1000, final: { status: 'completed' } },
+      { timeout: '300ms', 'fail-on': 'failed' }
+    )
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs).toMatchObject({ status: 'active', outcome: 'timeout' })
+  })
+
+  it('fails an invalid input before any request, naming the input', async () => {
+    const { run, requests } = await waitFor(
+      { final: { status: 'completed' } },
+      { timeout: 'ten minutes', 'fail-on': 'failed,oops' }
+    )
+    expect(run.exitCode).toBe(1)
+    expect(requests).toHaveLength(0)
+    const [error] = errorAnnotations(run)
+    expect(error).toContain('Input "timeout" must be a positive duration')
+    expect(error).toContain('Input "fail-on" accepts completed, archived, failed, timeout')
+    expectKeyNeverShown(run, KEY)
+  })
+})

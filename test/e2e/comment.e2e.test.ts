@@ -1,0 +1,222 @@
+// The bundled action with `comment: true`, against loopback servers playing the admin API and GitHub's REST API.
+import { afterAll, describe, expect, it } from 'vitest'
+import { playJob, type RunningServer, startServer } from '../../sim/admin-api.ts'
+import { type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from '../../sim/github-api.ts'
+import { runAction } from './support/run-bundle.ts'
+import { expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
+
+const KEY = 'mint_comment_secret'
+const TOKEN = 'ghs_comment_token_abc'
+const PR = 'https://github.com/acme/docs/pull/77'
+const ISSUE_EVENT = { action: 'opened', issue: { number: 12, title: 'Document the new API' } }
+const PULL_EVENT = { action: 'opened', number: 34, pull_request: { number: 34 } }
+
+const cleanups: (() => Promise<void>)[] = []
+afterAll(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
+})
+
+interface Scenario {
+  readonly jobId?: string
+  readonly final?: { status: string; prLink?: string | null }
+  readonly github?: FakeGitHubOptions
+  readonly eventName?: string
+  readonly event?: unknown
+  readonly inputs?: Record<string, string>
+}
+
+async function setUp(scenario: Scenario = {}): Promise<{ api: RunningServer; github: FakeGitHub }> {
+  const jobId = scenario.jobId ?? 'job-1'
+  const api = await startServer(
+    playJob({
+      projectId: 'proj',
+      jobId,
+      apiKey: KEY,
+      activePolls: 1,
+      final: scenario.final ?? { status: 'completed', prLink: PR }
+    })
+  )
+  const github = await startFakeGitHub(scenario.github)
+  cleanups.push(
+    () => api.close(),
+    () => github.close()
+  )
+  return { api, github }
+}
+
+async function runWithComment(api: RunningServer, github: FakeGitHub, scenario: Scenario = {}) {
+  return runAction({
+    inputs: {
+      'project-id': 'proj',
+      'job-id': scenario.jobId ?? 'job-1',
+      'api-key': KEY,
+      'base-url': api.url,
+      'poll-interval': '50ms',
+      comment: 'true',
+      ...scenario.inputs
+    },
+    eventName: scenario.eventName ?? 'issues',
+    event: scenario.event ?? ISSUE_EVENT,
+    githubToken: TOKEN,
+    env: { GITHUB_API_URL: github.url }
+  })
+}
+
+describe('comment: true', () => {
+  it('keeps one tracking comment on the issue that started the run, with the token, at GITHUB_API_URL', async () => {
+    const { api, github } = await setUp()
+    const run = await runWithComment(api, github)
+    expect(run.exitCode).toBe(0)
+    // Posted while the job runs, then edited with the outcome.
+    expect(github.calls).toEqual([
+      'POST /graphql',
+      'GET /repos/acme/docs/issues/12/comments',
+      'POST /repos/acme/docs/issues/12/comments',
+      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
+    ])
+    expect(github.requests.every((request) => request.headers.authorization === `token ${TOKEN}`)).toBe(true)
+    const [comment] = github.comments
+    expect(comment?.issue).toBe(12)
+    expect(comment?.body).toMatch(/^<!-- wait-for-mintlify-agent-job: job-1 [\w-]+ -->\n/)
+    expect(comment?.body).toContain(`opened a pull request: <a href="${PR}">${PR}</a>`)
+    expect(comment?.body).toContain('<a href="https://github.com/acme/docs/actions/runs/4242">workflow run</a>')
+    expect(comment?.body).toContain('job <code>job-1</code>')
+    expect(run.outputs['comment-url']).toBe(`https://github.com/acme/docs/issues/12#issuecomment-${comment?.id ?? ''}`)
+    expect(run.stdout).toContain(`Tracking comment: ${run.outputs['comment-url'] ?? ''}`)
+    expectKeyNeverShown(run, KEY)
+    expectKeyNeverShown(run, TOKEN)
+  })
+
+  it('comments on the pull request of a pull_request event', async () => {
+    const { api, github } = await setUp()
+    await runWithComment(api, github, { eventName: 'pull_request', event: PULL_EVENT })
+    expect(github.comments.map((comment) => comment.issue)).toEqual([34])
+  })
+
+  it('comments on issue-number when given, e.g. from workflow_dispatch', async () => {
+    const { api, github } = await setUp()
+    const run = await runWithComment(api, github, {
+      eventName: 'workflow_dispatch',
+      event: {},
+      inputs: { 'issue-number': '56' }
+    })
+    expect(run.exitCode).toBe(0)
+    expect(github.comments.map((comment) => comment.issue)).toEqual([56])
+  })
+
+  it('updates its comment on a re-run instead of posting another', async () => {
+    const { api, github } = await setUp({ final: { status: 'completed', prLink: null } })
+    await runWithComment(api, github)
+    const first = await runWithComment(api, github)
+    expect(github.comments).toHaveLength(1)
+    expect(github.calls.filter((call) => call.startsWith('POST /repos'))).toHaveLength(1)
+    expect(new Set(github.calls.filter((call) => call.startsWith('PATCH')))).toEqual(
+      new Set([`PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`])
+    )
+    expect(github.comments[0]?.body).toContain('the agent changed no files, so there is no pull request')
+    expect(first.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
+  })
+
+  it('finds its comment on a later page of a long thread', async () => {
+    const existing = Array.from({ length: 150 }, (_, i) => ({ issue: 12, body: `comment ${i}`, user: 'someone' }))
+    existing.splice(120, 0, {
+      issue: 12,
+      body: '<!-- wait-for-mintlify-agent-job: job-1 -->\nold outcome',
+      user: 'github-actions[bot]'
+    })
+    existing.push({
+      issue: 12,
+      body: '> <!-- wait-for-mintlify-agent-job: job-1 -->\n> quoted by a person',
+      user: 'someone'
+    })
+    const { api, github } = await setUp({ github: { existing } })
+    await runWithComment(api, github)
+    expect(github.comments).toHaveLength(152)
+    expect(github.comments.filter((comment) => comment.body.includes('old outcome'))).toHaveLength(0)
+    expect(github.comments[120]?.body).toContain('opened a pull request')
+    expect(github.comments.at(-1)?.body).toContain('quoted by a person')
+  })
+
+  it('gives each job on the same issue its own comment', async () => {
+    const first = await setUp({ jobId: 'job-a' })
+    const github = first.github
+    await runWithComment(first.api, github, { jobId: 'job-a' })
+    const second = await startServer(
+      playJob({ projectId: 'proj', jobId: 'job-b', apiKey: KEY, final: { status: 'failed' } })
+    )
+    cleanups.push(() => second.close())
+    await runWithComment(second, github, { jobId: 'job-b' })
+    expect(github.comments.map((comment) => comment.body.split('\n')[0]?.split(' ').slice(0, 3).join(' '))).toEqual([
+      '<!-- wait-for-mintlify-agent-job: job-a',
+      '<!-- wait-for-mintlify-agent-job: job-b'
+    ])
+  })
+
+  it('comments a failed job, and still fails the step', async () => {
+    const { api, github } = await setUp({ final: { status: 'failed' } })
+    const run = await runWithComment(api, github)
+    expect(run.exitCode).toBe(1)
+    expect(github.comments[0]?.body).toContain('❌ **Mintlify agent job failed**')
+    expect(run.outputs['comment-url']).not.toBe('')
+  })
+
+  it('makes no API call and warns when the run has no issue or pull request', async () => {
+    const { api, github } = await setUp()
+    const run = await runWithComment(api, github, { eventName: 'push', event: { ref: 'refs/heads/main' } })
+    expect(run.exitCode).toBe(0)
+    expect(github.calls).toEqual([])
+    expect(warningAnnotations(run)).toEqual([
+      expect.stringContaining('the "push" event that started this run is about no issue or pull request')
+    ])
+    expect(run.outputs).toMatchObject({ status: 'completed', 'comment-url': '' })
+  })
+
+  it('retries a 502 from GitHub', async () => {
+    const { api, github } = await setUp({ github: { failFirst: [502] } })
+    const run = await runWithComment(api, github)
+    expect(run.exitCode).toBe(0)
+    expect(github.calls).toEqual([
+      'POST /graphql',
+      'POST /graphql',
+      'GET /repos/acme/docs/issues/12/comments',
+      'POST /repos/acme/docs/issues/12/comments',
+      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
+    ])
+    expect(github.comments).toHaveLength(1)
+  })
+
+  it.each([
+    ['issues', ISSUE_EVENT, 'issues: write'],
+    ['pull_request', PULL_EVENT, 'pull-requests: write']
+  ])(
+    'turns a 403 on %s into a warning naming the missing permission, keeping the outcome',
+    async (eventName, event, permission) => {
+      const { api, github } = await setUp({ github: { refuseWrites: 403 } })
+      const run = await runWithComment(api, github, { eventName, event })
+      expect(run.exitCode).toBe(0)
+      expect(run.outputs).toMatchObject({ status: 'completed', prLink: PR, 'comment-url': '' })
+      const warnings = warningAnnotations(run)
+      expect(warnings.length).toBeGreaterThan(0)
+      for (const warning of warnings) {
+        expect(warning).toContain('the token lacks permission')
+        expect(warning).toContain(`permissions: ${permission}`)
+        expect(warning).toContain('Resource not accessible by integration')
+      }
+    }
+  )
+
+  it('turns a 404 into a warning that names the issue', async () => {
+    const { api, github } = await setUp({ github: { refuseWrites: 404 } })
+    const run = await runWithComment(api, github, {
+      eventName: 'workflow_dispatch',
+      event: {},
+      inputs: { 'issue-number': '999' }
+    })
+    expect(run.exitCode).toBe(0)
+    const warnings = warningAnnotations(run)
+    expect(warnings.length).toBeGreaterThan(0)
+    for (const warning of warnings) {
+      expect(warning).toContain('Could not comment on issue or pull request #999 in acme/docs: it was not found')
+    }
+  })
+})

@@ -1,0 +1,29 @@
+// The README's demo command: the bundled action against the simulated API, shown as a user would see it.
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { expect, inject, it } from 'vitest'
+import { ROOT } from '../../sim/run-action.ts'
+
+it('runs the demo: a job started from a prompt stays active, then completes with a pull request', async () => {
+  const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], {
+    env: { PATH: process.env['PATH'] ?? '', ACTION_ENTRY: inject('bundleEntry') }
+  })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  expect(code, output).toBe(0)
+  expect(output).toContain('\nStarting an agent job in project "demo-project": "Document the new /users endpoint."\n')
+  expect(output).toContain('\nStarted agent job "job-1".\n')
+  expect(output).toContain('\nJob status: active\n')
+  expect(output).toContain('job-id: job-1')
+  expect(output).toMatch(/✅ \*\*Mintlify agent job completed\*\*: the agent opened a pull request/)
+  expect(output).toMatch(
+    /\nJob status: completed \(was active, after \ds\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/
+  )
+  expect(output).toContain('prLink: https://github.com/acme/docs/pull/128')
+  expect(output).toContain('  Status: completed')
+  expect(output).toMatch(/exit code 0: the step passed/)
+  expect(output).not.toContain('::')
+  expect(output).not.toContain('mint_demo_key_not_a_real_secret')
+}, 30_000)

@@ -1,0 +1,563 @@
+// The fault matrix: the bundled dist/ against a loopback server that misbehaves in every way a real network
+// and a real server can. Each case asserts the outcome, the outputs, the requests made and their spacing,
+// the exit code, and that the key never shows.
+import { readFile } from 'node:fs/promises'
+import type { ServerResponse } from 'node:http'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
+import { startProxy } from '../../sim/loopback-proxy.ts'
+import { type ActionRun, runAction } from './support/run-bundle.ts'
+import { once, whenLogged } from './support/triggers.ts'
+import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
+
+const KEY = 'mint_fault_matrix_secret'
+const STORY = { projectId: 'proj', jobId: 'job-9', apiKey: KEY, final: { status: 'completed' } }
+const PR = 'https://github.com/acme/docs/pull/9'
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
+const INPUTS = {
+  'project-id': 'proj',
+  'job-id': 'job-9',
+  'api-key': KEY,
+  'poll-interval': '100ms',
+  'max-poll-interval': '400ms'
+}
+
+const cleanups: (() => Promise<void>)[] = []
+afterAll(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
+})
+
+const completed = (res: ServerResponse): void => {
+  sendJson(res, 200, jobBody(STORY, 'completed', PR))
+}
+const active = (res: ServerResponse): void => {
+  sendJson(res, 200, jobBody(STORY, 'active', null))
+}
+
+/** Request i gets responders[i]; requests past the end get the last one. */
+function inTurn(...responders: Respond[]): Respond {
+  return (req, res, index) => {
+    const respond = responders[Math.min(index, responders.length - 1)]
+    return respond ? respond(req, res, index) : completed(res)
+  }
+}
+
+async function serve(respond: Respond): Promise<RunningServer> {
+  const server = await startServer(respond)
+  cleanups.push(() => server.close())
+  return server
+}
+
+async function run(
+  server: { url: string },
+  inputs: Record<string, string> = {},
+  env: Record<string, string> = {}
+): Promise<ActionRun> {
+  return runAction({ inputs: { ...INPUTS, 'base-url': server.url, ...inputs }, env })
+}
+
+function gaps(server: RunningServer): number[] {
+  return server.requests.slice(1).map((request, i) => request.at - (server.requests[i]?.at ?? 0))
+}
+
+function expectCompletedAfterRetries(result: ActionRun, server: RunningServer, requests: number): void {
+  expect(result.exitCode).toBe(0)
+  expect(result.outputs).toMatchObject({ status: 'completed', outcome: 'completed', prLink: PR })
+  expect(server.requests).toHaveLength(requests)
+  expect(result.summary).toMatch(
+    new RegExp(`<th>Polls</th><td>${requests} \\(${requests - 1} failed and retried\\)</td>`)
+  )
+  expectKeyNeverShown(result, KEY)
+}
+
+describe('transient faults are retried, then the job is reported', () => {
+  it.each([
+    ['500', (res: ServerResponse) => sendJson(res, 500, { error: 'Internal error' }), 'HTTP 500: Internal error'],
+    [
+      '502 with an HTML body',
+      (res: ServerResponse) =>
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'),
+      'HTTP 502'
+    ],
+    ['503', (res: ServerResponse) => res.writeHead(503).end(), 'HTTP 503'],
+    ['504', (res: ServerResponse) => res.writeHead(504).end('upstream timed out'), 'HTTP 504'],
+    ['408', (res: ServerResponse) => res.writeHead(408).end(), 'HTTP 408'],
+    [
+      'a non-JSON 200 body',
+      (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "act'),
+      'HTTP 200 with a body that is not JSON'
+    ],
+    [
+      'a 200 without a status',
+      (res: ServerResponse) => sendJson(res, 200, { id: 'job-9' }),
+      'HTTP 200 with a body that is not a job: the body has no "status" string'
+    ],
+    [
+      'a 200 with wrong types',
+      (res: ServerResponse) => sendJson(res, 200, { status: 'active', prLink: 7 }),
+      'HTTP 200 with a body that is not a job: "prLink" is a number, not a string'
+    ]
+  ])('%s', async (_, fault, reason) => {
+    const server = await serve(
+      inTurn(
+        (_req, res) => fault(res),
+        (_req, res) => fault(res),
+        (_req, res) => completed(res)
+      )
+    )
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 3)
+    expect(result.stdout).toContain(`Poll failed: ${reason}; retrying in`)
+    expect(result.stdout).not.toContain('<html>')
+    const [first, second] = gaps(server)
+    expect(first).toBeGreaterThanOrEqual(90)
+    expect(second).toBeGreaterThanOrEqual(90)
+  })
+
+  it('honours Retry-After in seconds: never sooner', async () => {
+    const server = await serve(
+      inTurn(
+        (_req, res) => sendJson(res, 429, { error: 'Too many requests' }, { 'retry-after': '2' }),
+        (_req, res) => completed(res)
+      )
+    )
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 2)
+    expect(gaps(server)[0]).toBeGreaterThanOrEqual(2000)
+    expect(result.stdout).toContain('Poll failed: rate limited (HTTP 429: Too many requests); retrying in 2s')
+  })
+
+  it('honours Retry-After as an HTTP date: never sooner', async () => {
+    let notBefore = 0
+    const server = await serve(
+      inTurn(
+        (_req, res) => {
+          const header = new Date(Date.now() + 2500).toUTCString()
+          notBefore = Date.parse(header)
+          res.writeHead(429, { 'retry-after': header }).end()
+        },
+        (_req, res) => {
+          expect(Date.now()).toBeGreaterThanOrEqual(notBefore)
+          completed(res)
+        }
+      )
+    )
+    expectCompletedAfterRetries(await run(server), server, 2)
+  })
+
+  it('retries a refused connection until the server is up', async () => {
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    const result = await runAction({
+      inputs: { ...INPUTS, 'base-url': url },
+      onSpawn: (child) => {
+        void whenLogged(child, 'Poll failed: connection refused')
+          .then(() =>
+            startServer(
+              inTurn((_req, res) => completed(res)),
+              { port }
+            )
+          )
+          .then((server) => cleanups.push(() => server.close()))
+      }
+    })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs['status']).toBe('completed')
+    expect(result.stdout).toContain('Poll failed: connection refused (ECONNREFUSED); retrying in')
+  })
+
+  it('retries a connection reset mid-response', async () => {
+    const server = await serve(
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
+          res.write('{"id": "job-9", "sta')
+          setTimeout(() => res.socket?.resetAndDestroy(), 20)
+        },
+        (_req, res) => completed(res)
+      )
+    )
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 2)
+    expect(result.stdout).toContain('Poll failed: connection reset or closed mid-response (ECONNRESET); retrying in')
+  })
+
+  it('retries a truncated 200 body', async () => {
+    const server = await serve(
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' })
+          res.end('{"id": "job-9", "status": "completed"}')
+          res.socket?.end()
+        },
+        (_req, res) => completed(res)
+      )
+    )
+    expectCompletedAfterRetries(await run(server), server, 2)
+  })
+
+  it('ends a request the server never answers at request-timeout, then retries', async () => {
+    const server = await serve(
+      inTurn(
+        () => undefined,
+        (_req, res) => completed(res)
+      )
+    )
+    const result = await run(server, { 'request-timeout': '500ms' }, { RUNNER_DEBUG: '1' })
+    expectCompletedAfterRetries(result, server, 2)
+    expect(result.stdout).toContain('Poll failed: no complete answer within 500ms (request-timeout)')
+    // The action's own measure: the server cannot see when the client's deadline started.
+    const took = /^::debug::Poll 1: no complete answer within 500ms \(request-timeout\) \((\d+)ms\)$/m.exec(
+      result.stdout
+    )
+    expect(Number(took?.[1])).toBeGreaterThanOrEqual(500)
+  })
+
+  it('ends a body that stalls past request-timeout, then retries', async () => {
+    const server = await serve(
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.write('{"id": "job-9",')
+        },
+        (_req, res) => completed(res)
+      )
+    )
+    const result = await run(server, { 'request-timeout': '500ms' })
+    expectCompletedAfterRetries(result, server, 2)
+  })
+
+  it('waits for a slow body that arrives within request-timeout', async () => {
+    const text = JSON.stringify(jobBody(STORY, 'completed', PR))
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const chunks = text.match(/[\s\S]{1,20}/g) ?? []
+      const timer = setInterval(() => {
+        const chunk = chunks.shift()
+        if (chunk === undefined) {
+          clearInterval(timer)
+          res.end()
+        } else res.write(chunk)
+      }, 20)
+    })
+    const result = await run(server, { 'request-timeout': '5s' })
+    expect(result.exitCode).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    expect(result.outputs['prLink']).toBe(PR)
+  })
+
+  it.each([
+    ['with a content-length', true],
+    ['chunked', false]
+  ])('refuses a body over 1 MiB %s without buffering it', async (_, withLength) => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'x')
+    const server = await serve(
+      inTurn(
+        (_req, res) => {
+          res.writeHead(200, withLength ? { 'content-length': String(big.length) } : {})
+          res.end(big)
+        },
+        (_req, res) => completed(res)
+      )
+    )
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 2)
+    expect(result.stdout).toContain('Poll failed: HTTP 200 with a body over 1048576 bytes, not read')
+  })
+})
+
+describe('faults that outlast the timeout', () => {
+  it('say what kept failing and how many attempts were made', async () => {
+    const server = await serve((_req, res) => res.writeHead(503).end())
+    const result = await run(server, { timeout: '1500ms' })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ status: '', outcome: 'timeout' })
+    const [error] = errorAnnotations(result)
+    expect(error).toContain(`could not be read within the timeout of 2s: HTTP 503 (${server.requests.length} attempts)`)
+    expect(server.requests.length).toBeGreaterThanOrEqual(4)
+    expect(result.durationMs).toBeLessThan(1500 + 5000)
+  })
+
+  it('after the job was seen, report it as still active with the fault', async () => {
+    const server = await serve(
+      inTurn(
+        (_req, res) => active(res),
+        (_req, res) => res.writeHead(502).end()
+      )
+    )
+    const result = await run(server, { timeout: '1s' })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ status: 'active', outcome: 'timeout' })
+    expect(errorAnnotations(result)[0]).toMatch(
+      /was still active when the timeout of 1s ran out .* The last \d+ polls failed: HTTP 502\./
+    )
+  })
+
+  it('stop at once when Retry-After reaches past the timeout', async () => {
+    const server = await serve((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end())
+    const result = await run(server, { timeout: '10m' })
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    expect(errorAnnotations(result)[0]).toContain('the API asked to wait 3600s (Retry-After), past the timeout')
+  })
+})
+
+describe('permanent faults stop at once', () => {
+  it.each([400, 401, 403, 404, 405, 410, 418, 422])('HTTP %d', async (status) => {
+    const server = await serve((_req, res) => sendJson(res, status, { error: `refused with ${status}` }))
+    const result = await run(server)
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
+    expect(errorAnnotations(result)[0]).toContain(`HTTP ${status}: refused with ${status}`)
+    expectKeyNeverShown(result, KEY)
+  })
+
+  it.each([301, 302, 307, 308])(
+    'HTTP %d: the redirect is not followed, so the key never reaches another origin',
+    async (status) => {
+      const elsewhere = await serve((_req, res) => completed(res))
+      const server = await serve((_req, res) =>
+        res.writeHead(status, { location: `${elsewhere.url}/v2/agent/proj/job/job-9` }).end()
+      )
+      const result = await run(server)
+      expect(result.exitCode).toBe(1)
+      expect(server.requests).toHaveLength(1)
+      expect(elsewhere.requests).toHaveLength(0)
+      expect(errorAnnotations(result)[0]).toContain(`HTTP ${status}, a redirect to ${elsewhere.url}`)
+    }
+  )
+})
+
+describe('cancellation', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s, stops polling, writes the summary and exits non-zero at once',
+    async (signal) => {
+      const server = await serve((_req, res) => active(res))
+      let signalledAt = 0
+      const result = await runAction({
+        inputs: { ...INPUTS, 'base-url': server.url },
+        onSpawn: (child) => {
+          once(
+            () => server.requests.length > 0,
+            () => {
+              signalledAt = performance.now()
+              child.kill(signal)
+            }
+          )
+        }
+      })
+      const requestsAtSignal = server.requests.length
+      expect(result.exitCode).toBe(1)
+      expect(result.outputs).toMatchObject({ status: 'active', outcome: 'cancelled' })
+      expect(result.summary).toContain('⏹️ Run cancelled')
+      expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for Agent job "job-9"')
+      // Within the runner's patience (7.5 s from SIGINT to SIGTERM), with room for a loaded machine.
+      expect(performance.now() - signalledAt).toBeLessThan(3000)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(server.requests).toHaveLength(requestsAtSignal)
+    }
+  )
+})
+
+describe('process hygiene', () => {
+  it.each([
+    ['a completed job', (res: ServerResponse) => completed(res)],
+    ['an error body', (res: ServerResponse) => sendJson(res, 404, { error: 'x'.repeat(50_000) })]
+  ])('exits as soon as it is done after %s, though the server keeps idle connections open', async (_, respond) => {
+    const server = await serve((_req, res) => respond(res))
+    const result = await run(server)
+    expect(server.requests).toHaveLength(1)
+    // The server holds idle connections for 30 s: a socket left open would keep the process alive that long.
+    expect(result.durationMs).toBeLessThan(5000)
+  })
+})
+
+describe('hostile responses', () => {
+  it('never lets API text become a workflow command, or markup in the summary', async () => {
+    const server = await serve((_req, res) =>
+      sendJson(res, 200, {
+        ...jobBody(STORY, 'completed', PR),
+        model: 'm\n::error::forged\n::add-mask::x',
+        source: { repository: '<script>alert(1)</script>', ref: 'main\r\n::stop-commands::token' }
+      })
+    )
+    const result = await run(server, {}, { RUNNER_DEBUG: '1' })
+    const lines = result.stdout.split('\n')
+    expect(lines.filter((line) => /^\s*::(error|stop-commands)::/.test(line))).toEqual([])
+    expect(lines.filter((line) => /^\s*::add-mask::/.test(line))).toEqual([
+      `::add-mask::${KEY}`,
+      '::add-mask::ghs_test_token'
+    ])
+    expect(result.summary).not.toContain('<script>')
+    expect(result.summary).toContain('&lt;script&gt;')
+    expect(result.summary).toContain('m ::error::forged ::add-mask::x')
+    expectKeyNeverShown(result, KEY)
+  })
+
+  it('drops a prLink that is not an http(s) URL, with a warning', async () => {
+    const server = await serve((_req, res) =>
+      sendJson(res, 200, jobBody(STORY, 'completed', 'javascript:alert(document.cookie)'))
+    )
+    const result = await run(server)
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ status: 'completed', prLink: '', 'pr-number': '' })
+    expect(warningAnnotations(result)).toEqual([expect.stringContaining('prLink that is not an http(s) URL')])
+    expect(result.summary).not.toContain('javascript:')
+  })
+
+  it('keeps the key out of every output, even when the API echoes it and step debug logging is on', async () => {
+    const server = await serve(
+      inTurn(
+        (_req, res) => sendJson(res, 500, { error: `bad key ${KEY}` }),
+        (_req, res) => completed(res)
+      )
+    )
+    const result = await run(server, {}, { RUNNER_DEBUG: '1', ACTIONS_STEP_DEBUG: 'true' })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain('::debug::')
+    expect(result.stdout).toContain('Poll failed: HTTP 500: bad key ***; retrying in')
+    expectKeyNeverShown(result, KEY)
+  })
+})
+
+describe('proxies', () => {
+  /** An https admin API at a name only the proxy can reach (api.mintlify.test), as a real host behind a proxy. */
+  async function behindProxy() {
+    const [key, cert] = await Promise.all(
+      ['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8'))
+    )
+    const server = await startServer((_req, res) => completed(res), { tls: { key: key ?? '', cert: cert ?? '' } })
+    const proxy = await startProxy()
+    cleanups.push(
+      () => server.close(),
+      () => proxy.close()
+    )
+    const baseUrl = `https://api.mintlify.test:${new URL(server.url).port}`
+    return { server, proxy, baseUrl, env: { NODE_EXTRA_CA_CERTS: join(FIXTURES, 'loopback-cert.pem') } }
+  }
+
+  it.each(['HTTPS_PROXY', 'https_proxy'])(
+    'tunnels https through %s with CONNECT, so the proxy never sees the key',
+    async (variable) => {
+      const { server, proxy, baseUrl, env } = await behindProxy()
+      const result = await run({ url: baseUrl }, {}, { ...env, [variable]: proxy.url })
+      expect(result.exitCode).toBe(0)
+      expect(result.outputs['prLink']).toBe(PR)
+      expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
+      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+      expect(server.requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\//)
+    }
+  )
+
+  it('takes a proxy given without a scheme (host:port) for an http:// proxy, as curl does', async () => {
+    const { server, proxy, baseUrl, env } = await behindProxy()
+    const result = await run({ url: baseUrl }, {}, { ...env, HTTPS_PROXY: new URL(proxy.url).host })
+    expect(result.exitCode).toBe(0)
+    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('stops before any request, naming the variable, when a proxy variable is not a proxy address', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const result = await run(server, {}, { HTTPS_PROXY: 'socks5://proxy.example:1080' })
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(0)
+    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
+    expect(errorAnnotations(result)[0]).toContain(
+      'The proxy variable HTTPS_PROXY is not an http:// or https:// proxy address'
+    )
+    expect(result.summary).toContain("The step did not start: the runner's proxy setting cannot be used.")
+  })
+
+  /** A proxy that answers every CONNECT with this status instead of opening the tunnel. */
+  async function refusingProxy(status: number): Promise<{ url: string; connects: () => number }> {
+    let connects = 0
+    const proxy = createNetServer((socket) => {
+      socket.once('data', () => {
+        connects += 1
+        socket.end(`HTTP/1.1 ${status} No\r\nContent-Length: 0\r\n\r\n`)
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
+    return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, connects: () => connects }
+  }
+
+  it('stops at once when the proxy wants credentials to open the tunnel, saying nothing was started', async () => {
+    const proxy = await refusingProxy(407)
+    const result = await run(
+      { url: 'https://api.mintlify.test' },
+      { prompt: 'Document it', 'job-id': '' },
+      { HTTPS_PROXY: proxy.url }
+    )
+    expect(result.exitCode).toBe(1)
+    expect(proxy.connects()).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(errorAnnotations(result)[0]).toContain(
+      'Could not start the agent job: the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required)'
+    )
+    expect(errorAnnotations(result)[0]).toContain('Nothing was started.')
+  })
+
+  it('sends a start again when the proxy could not open the tunnel, since it never reached the API', async () => {
+    const proxy = await refusingProxy(502)
+    const result = await run(
+      { url: 'https://api.mintlify.test' },
+      { prompt: 'Document it', 'job-id': '', timeout: '1s' },
+      { HTTPS_PROXY: proxy.url }
+    )
+    expect(result.exitCode).toBe(1)
+    expect(proxy.connects()).toBeGreaterThan(1)
+    expect(errorAnnotations(result)[0]).toMatch(
+      /Could not start the agent job: the proxy could not open a tunnel to the API \(HTTP 502\), past the timeout \(\d+ attempts\)\. Nothing was started\./
+    )
+  })
+
+  it('is not fooled by a blank lower-case variable into ignoring the upper-case one', async () => {
+    const { server, proxy, baseUrl, env } = await behindProxy()
+    const result = await run({ url: baseUrl }, {}, { ...env, https_proxy: ' ', HTTPS_PROXY: proxy.url })
+    expect(result.exitCode).toBe(0)
+    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('bypasses the proxy for hosts in NO_PROXY', async () => {
+    const { server, proxy, baseUrl, env } = await behindProxy()
+    const result = await run(
+      { url: baseUrl },
+      {},
+      { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.mintlify.test' }
+    )
+    // Without the proxy the name does not resolve: the request went straight to DNS, and nowhere else.
+    expect(result.outputs['outcome']).toBe('error')
+    expect(errorAnnotations(result)[0]).toContain('The API host could not be found')
+    expect(proxy.carried).toEqual([])
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it.each(['127.0.0.1', 'localhost'])('never sends a loopback base-url (%s) through a proxy', async (host) => {
+    const server = await serve((_req, res) => completed(res))
+    const proxy = await startProxy()
+    cleanups.push(() => proxy.close())
+    const url = `http://${host}:${new URL(server.url).port}`
+    const result = await run(
+      { url },
+      {},
+      { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' }
+    )
+    expect(result.exitCode).toBe(0)
+    expect(proxy.carried).toEqual([])
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return port
+}

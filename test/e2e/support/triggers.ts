@@ -1,0 +1,26 @@
+// Tests act on what happened (a request arrived, a line was logged), never on a guess of how long the action takes
+// to start: on a loaded machine a guess is a flake.
+import type { ChildProcess } from 'node:child_process'
+
+/** Calls `act` once `ready()` holds, checking every 10 ms. */
+export function once(ready: () => boolean, act: () => void): void {
+  const timer = setInterval(() => {
+    if (!ready()) return
+    clearInterval(timer)
+    act()
+  }, 10)
+}
+
+/** Resolves once the child has written `text` to its standard output. */
+export function whenLogged(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = ''
+    const listener = (chunk: Buffer | string): void => {
+      seen += String(chunk)
+      if (!seen.includes(text)) return
+      child.stdout?.off('data', listener)
+      resolve()
+    }
+    child.stdout?.on('data', listener)
+  })
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest'
+import { parseJob } from '../../../src/admin-api/agent-job.ts'
+import { type CommentView, renderComment } from '../../../src/github/comment-body.ts'
+import { markerOf, readMarker } from '../../../src/github/tracking-marker.ts'
+import {
+  MAX_TRACKED_REQUESTS,
+  promptHash,
+  type TrackedRequest,
+  type TrackingState,
+  withRequests
+} from '../../../src/github/tracking-state.ts'
+import type { WaitResult } from '../../../src/step/wait-for-job.ts'
+
+describe('renderComment', () => {
+  const runUrl = 'https://github.com/acme/docs/actions/runs/1'
+  const state: TrackingState = {
+    job: 'job-1',
+    requests: [
+      { kind: 'start', run: '1', attempt: 1, prompt: promptHash('Document <b>it</b>'), line: 'Document <b>it</b>' },
+      { kind: 'follow-up', run: '2', attempt: 1, prompt: promptHash('Also *this*'), line: 'Also *this*' }
+    ]
+  }
+  const ended = (outcome: WaitResult['kind'], body: Record<string, unknown> = {}): CommentView => {
+    const parsed = parseJob(
+      { status: outcome === 'timeout' ? 'active' : outcome, ...body },
+      { jobId: 'job-1', githubHosts: new Set(['github.com']) }
+    )
+    const job = parsed.kind === 'job' ? parsed.job : undefined
+    const stats = { polls: 3, elapsedMs: 65_000, job, faults: 0 }
+    const result: WaitResult =
+      outcome === 'timeout'
+        ? { ...stats, kind: outcome, lastFault: undefined, consecutiveFaults: 0 }
+        : outcome === 'error'
+          ? { ...stats, job: undefined, kind: outcome, reason: 'x' }
+          : { ...stats, kind: outcome }
+    return { kind: 'ended', result, message: 'HTTP 404 <b>', timeoutMs: 1_800_000 }
+  }
+
+  it('starts with the marker, which carries the job and each request', () => {
+    const rendered = renderComment(state, { kind: 'active' }, runUrl)
+    expect(rendered.split('\n')[0]).toBe(markerOf(state))
+    expect(readMarker(rendered)).toEqual(state)
+  })
+
+  it('says the agent is working, and lists the prompt and each follow-up, escaped', () => {
+    const rendered = renderComment(state, { kind: 'active' }, runUrl)
+    expect(rendered).toContain('⏳ **Mintlify agent job running**: the agent is working on it.')
+    expect(rendered).toContain(
+      '- Prompt: <code>Document &lt;b&gt;it&lt;/b&gt;</code>\n- Follow-up: <code>Also &#42;this&#42;</code>'
+    )
+    expect(rendered).toContain('<a href="https://github.com/acme/docs/actions/runs/1">workflow run</a>')
+  })
+
+  it('shows prompts as code, where GitHub makes no mention, reference or link that notifies anyone', () => {
+    const pinging: TrackingState = {
+      job: 'job-1',
+      requests: [{ kind: 'start', run: '1', attempt: 1, prompt: 'h', line: '@acme/everyone see #1 https://x.test' }]
+    }
+    expect(renderComment(pinging, { kind: 'active' }, runUrl)).toContain(
+      '- Prompt: <code>@acme/everyone see #1 https://x.test</code>'
+    )
+  })
+
+  it('keeps the first prompt and the latest follow-ups within the size GitHub allows a comment', () => {
+    const request = (n: number): TrackedRequest => ({
+      kind: n === 0 ? 'start' : 'follow-up',
+      run: String(n),
+      attempt: 1,
+      prompt: promptHash(String(n)),
+      line: `${n} ${'x'.repeat(200)}`
+    })
+    let grown: TrackingState = { job: 'job-1', requests: [] }
+    for (let n = 0; n < 500; n++) grown = withRequests(grown, [request(n)])
+    expect(grown.requests).toHaveLength(MAX_TRACKED_REQUESTS)
+    expect(grown.requests[0]).toEqual(request(0))
+    expect(grown.requests.at(-1)).toEqual(request(499))
+    expect(grown.omitted).toBe(500 - MAX_TRACKED_REQUESTS)
+    const rendered = renderComment(grown, { kind: 'active' }, runUrl)
+    expect(rendered.length).toBeLessThan(65_536)
+    expect(rendered).toContain(
+      `- … ${500 - MAX_TRACKED_REQUESTS} earlier follow-ups\n- Follow-up: <code>${500 - MAX_TRACKED_REQUESTS + 1} `
+    )
+    expect(readMarker(rendered)).toEqual(grown)
+  })
+
+  it.each([
+    [
+      ended('completed', { prLink: 'https://github.com/acme/docs/pull/2' }),
+      '✅ **Mintlify agent job completed**: the agent opened a pull request: <a href="https://github.com/acme/docs/pull/2">'
+    ],
+    [ended('completed', { prLink: null }), 'the agent changed no files, so there is no pull request'],
+    [ended('failed'), '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
+    [ended('archived'), '🗄️ **Mintlify agent job archived**'],
+    [ended('timeout'), '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still active after 30m'],
+    [ended('error'), '❌ **The Mintlify agent step stopped on an error**: HTTP 404 &lt;b&gt;'],
+    [
+      ended('cancelled'),
+      '⏹️ **Run cancelled**: this workflow run was cancelled, and the Mintlify agent job may still be running'
+    ],
+    [
+      { kind: 'started' } as const,
+      '🚀 **Mintlify agent job started**: the agent is working on it; this run does not wait for it'
+    ]
+  ])('says what happened (%#)', (view, text) => {
+    expect(renderComment(state, view, runUrl)).toContain(text)
+  })
+
+  it('escapes API text and links only an http(s) prLink', () => {
+    const rendered = renderComment(
+      state,
+      ended('completed', { prLink: 'javascript:alert(1)', model: '<img src=x>' }),
+      runUrl
+    )
+    expect(rendered).not.toContain('javascript:')
+    expect(rendered).not.toContain('<img')
+    expect(rendered).toContain('model &lt;img src=x&gt;')
+  })
+})

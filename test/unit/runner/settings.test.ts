@@ -1,0 +1,178 @@
+import * as core from '@actions/core'
+import { describe, expect, it } from 'vitest'
+import { InputError, readSettings, type Settings } from '../../../src/runner/settings/settings.ts'
+import { readActionMetadata } from '../../../sim/run-action.ts'
+
+const metadata = await readActionMetadata()
+const DEFAULTS = Object.fromEntries(
+  Object.entries(metadata.inputs).map(([name, input]) => [
+    name,
+    input.default?.replace('${{ github.token }}', 'ghs_token') ?? ''
+  ])
+)
+
+interface Read {
+  settings?: Settings
+  error?: string
+  secrets: string[]
+  warnings: string[]
+}
+
+/** Reads the inputs with the real `@actions/core`, from INPUT_* variables as the runner sets them. */
+function read(inputs: Record<string, string>): Read {
+  const all: Record<string, string> = {
+    ...DEFAULTS,
+    'project-id': 'proj',
+    'job-id': 'job-1',
+    'api-key': 'mint_abc',
+    ...inputs
+  }
+  for (const name of Object.keys(process.env)) if (name.startsWith('INPUT_')) Reflect.deleteProperty(process.env, name)
+  for (const [name, value] of Object.entries(all)) process.env[`INPUT_${name.toUpperCase()}`] = value
+  const secrets: string[] = []
+  const warnings: string[] = []
+  try {
+    const settings = readSettings({
+      getInput: core.getInput,
+      getBooleanInput: core.getBooleanInput,
+      getMultilineInput: core.getMultilineInput,
+      setSecret: (secret) => secrets.push(secret),
+      warning: (message) => warnings.push(String(message))
+    })
+    return { settings, secrets, warnings }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    return { error: error.message, secrets, warnings }
+  }
+}
+
+describe('readSettings', () => {
+  it('reads action.yml defaults into a typed settings object', () => {
+    const { settings } = read({})
+    expect(settings).toMatchObject({
+      projectId: 'proj',
+      jobId: 'job-1',
+      timeoutMs: 30 * 60_000,
+      pollIntervalMs: 5000,
+      maxPollIntervalMs: 30_000,
+      requestTimeoutMs: 30_000,
+      comment: false,
+      issueNumber: undefined
+    })
+    expect(settings?.baseUrl.href).toBe('https://api.mintlify.com/')
+    expect(settings).toMatchObject({ jobId: 'job-1', prompt: undefined, wait: true, followUp: false })
+    expect([...(settings?.failOn ?? [])]).toEqual(['failed', 'timeout'])
+  })
+
+  it('masks the key the moment it is read, and the GitHub token too', () => {
+    expect(read({}).secrets).toEqual(['mint_abc', 'ghs_token'])
+  })
+
+  it('masks the key even when another input is invalid', () => {
+    const { secrets, error } = read({ timeout: 'forever' })
+    expect(error).toBeDefined()
+    expect(secrets).toContain('mint_abc')
+  })
+
+  it('names every missing required input at once', () => {
+    const { error } = read({ 'project-id': '', 'job-id': '', 'api-key': '', prompt: '' })
+    expect(error).toContain('Input "api-key" is required')
+    expect(error).toContain('Input "project-id" is required')
+    expect(error).toContain('Input "prompt" or "job-id" is required')
+  })
+
+  it('warns that a prompt of whitespace alone sends no follow-up, and only waits for job-id', () => {
+    const { warnings, settings } = read({ prompt: ' \n\t ' })
+    expect(settings?.prompt).toBeUndefined()
+    expect(warnings).toEqual([
+      'Input "prompt" holds only whitespace, so no follow-up is sent: the step only waits for "job-id".'
+    ])
+    expect(read({}).warnings).toEqual([])
+  })
+
+  it('warns when the key does not look like an admin key, without echoing it', () => {
+    const { warnings, settings } = read({ 'api-key': 'proj' })
+    expect(settings).toBeDefined()
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('"mint_"')
+    expect(warnings[0]).toContain('equals project-id')
+    expect(warnings[0]).not.toContain('"proj"')
+  })
+
+  it.each([
+    ['timeout', '10 minutes', 'Input "timeout" must be a positive duration'],
+    ['poll-interval', '0s', 'Input "poll-interval" must be a positive duration'],
+    ['request-timeout', '', 'Input "request-timeout" must be a positive duration'],
+    ['max-poll-interval', '-1', 'Input "max-poll-interval" must be a positive duration'],
+    ['fail-on', 'failed,crashed', 'Input "fail-on" accepts completed, archived, failed, timeout'],
+    ['comment', 'yes', 'Input "comment" must be true or false'],
+    ['issue-number', '12a', 'Input "issue-number" must be a positive whole number'],
+    ['issue-number', '0', 'Input "issue-number" must be a positive whole number'],
+    ['base-url', 'api.mintlify.com', 'Input "base-url" must be an absolute URL'],
+    ['base-url', 'http://api.mintlify.com', 'must use https://'],
+    ['base-url', 'ftp://api.mintlify.com', 'must use https://'],
+    ['base-url', 'https://user:pw@api.mintlify.com', 'must not contain credentials'],
+    ['base-url', 'https://api.mintlify.com/?x=1', 'must not have a query'],
+    ['job-id', '..', 'Input "job-id" must be an id'],
+    ['project-id', 'a b', 'Input "project-id" must not contain spaces']
+  ])('refuses %s = %j, naming the input', (name, value, message) => {
+    expect(read({ [name]: value }).error).toContain(message)
+  })
+
+  it('refuses a poll interval longer than its cap', () => {
+    expect(read({ 'poll-interval': '1m', 'max-poll-interval': '30s' }).error).toContain(
+      'Input "poll-interval" (1m) must not exceed "max-poll-interval" (30s)'
+    )
+  })
+
+  it('needs a token only when commenting or following up', () => {
+    expect(read({ 'github-token': '' }).settings).toBeDefined()
+    expect(read({ 'github-token': '', comment: 'true' }).error).toContain(
+      'Input "github-token" is required when "comment" or "follow-up" is true'
+    )
+  })
+
+  it.each(['http://localhost:8080', 'http://127.0.0.1:1', 'http://[::1]:9'])(
+    'allows plain http for loopback %s',
+    (url) => {
+      expect(read({ 'base-url': url }).settings?.baseUrl.origin).toBe(new URL(url).origin)
+    }
+  )
+
+  it('reads fail-on separated by commas or newlines, in any case', () => {
+    expect([...(read({ 'fail-on': 'Completed,\n archived\nTIMEOUT' }).settings?.failOn ?? [])]).toEqual([
+      'completed',
+      'archived',
+      'timeout'
+    ])
+    expect(read({ 'fail-on': '' }).settings?.failOn.size).toBe(0)
+  })
+
+  it('reads an issue number, with or without #', () => {
+    expect(read({ 'issue-number': '#42', comment: 'true' }).settings).toMatchObject({ issueNumber: 42, comment: true })
+  })
+
+  it('reads a prompt exactly as given, multi-line, and needs no job-id with it', () => {
+    const prompt = '  Document the /users endpoint.\n\n  - with examples\n'
+    expect(read({ 'job-id': '', prompt }).settings).toMatchObject({ prompt, jobId: undefined })
+  })
+
+  it('takes a prompt of only white space as no prompt', () => {
+    expect(read({ 'job-id': '', prompt: ' \n ' }).error).toContain('Input "prompt" or "job-id" is required')
+  })
+
+  it('reads wait and follow-up as booleans', () => {
+    expect(read({ wait: 'false', 'follow-up': 'true', prompt: 'x', 'job-id': '' }).settings).toMatchObject({
+      wait: false,
+      followUp: true
+    })
+    expect(read({ wait: 'no' }).error).toContain('Input "wait" must be true or false; got "no"')
+  })
+
+  it('needs a prompt for follow-up, and a token for follow-up as for comment', () => {
+    expect(read({ 'follow-up': 'true' }).error).toContain('Input "follow-up" sends "prompt"')
+    expect(read({ 'follow-up': 'true', prompt: 'x', 'job-id': '', 'github-token': '' }).error).toContain(
+      'Input "github-token" is required when "comment" or "follow-up" is true'
+    )
+  })
+})

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { firstLine, forLog, forMarkdown, httpUrl } from '../../../src/text/untrusted-text.ts'
+
+describe('forLog', () => {
+  it('keeps API text on one line so it can never start a workflow command', () => {
+    const text = forLog('model\n::error::pwned\r\n::add-mask::x\u2028::stop-commands::y')
+    expect(text).not.toMatch(/[\n\r\u2028]/)
+    expect(text).toBe('model ::error::pwned ::add-mask::x ::stop-commands::y')
+  })
+
+  it('shortens long text', () => {
+    expect(forLog('x'.repeat(500))).toHaveLength(200)
+  })
+})
+
+describe('forMarkdown', () => {
+  it('escapes markup, table breaks and links', () => {
+    expect(forMarkdown('<img src=x onerror=alert(1)> | [a](javascript:x) **b**')).toBe(
+      '&lt;img src=x onerror=alert(1)&gt; &#124; &#91;a&#93;(javascript:x) &#42;&#42;b&#42;&#42;'
+    )
+  })
+})
+
+describe('httpUrl', () => {
+  it.each(['https://github.com/a/b/pull/1', 'http://ghes.local/a/b/pull/2'])('accepts %s', (url) => {
+    expect(httpUrl(url)?.href).toBe(url)
+  })
+  it.each(['javascript:alert(1)', 'file:///etc/passwd', 'not a url', '', null, undefined])('refuses %j', (url) => {
+    expect(httpUrl(url)).toBeUndefined()
+  })
+})
+
+describe('firstLine', () => {
+  it("shows a prompt's first non-empty line, on one line", () => {
+    expect(firstLine('\n\n  Fix the ::error:: page\r\nand more')).toBe('Fix the ::error:: page')
+  })
+})
