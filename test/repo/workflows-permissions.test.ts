@@ -5,7 +5,10 @@ import { expect, it } from 'vitest'
 import { workflowFiles } from './workflow-files.ts'
 
 /** The writes each job needs: workflow file, then job id, then the scopes it may write. */
-const WRITES: Record<string, Record<string, string[]>> = {}
+const WRITES: Record<string, Record<string, string[]>> = {
+  // Uploads its findings to code scanning.
+  'codeql.yml': { analyze: ['security-events'] }
+}
 
 interface Workflow {
   permissions?: unknown
