@@ -7,7 +7,13 @@ import { workflowFiles } from './workflow-files.ts'
 /** The writes each job needs: workflow file, then job id, then the scopes it may write. */
 const WRITES: Record<string, Record<string, string[]>> = {
   // Uploads its findings to code scanning.
-  'codeql.yml': { analyze: ['security-events'] }
+  'codeql.yml': { analyze: ['security-events'] },
+  'release.yml': {
+    // Creates the GitHub release and moves the major tag.
+    release: ['contents'],
+    // Signs the build provenance of dist/ with the workflow's OIDC identity, and stores it.
+    attest: ['id-token', 'attestations']
+  }
 }
 
 interface Workflow {
