@@ -1,6 +1,7 @@
 // `npm run bundle`: dist/ from src/ with ncc, then the lazily loaded chunks minified too (ncc minifies only
 // dist/index.js), and dist/licenses.txt written for every package in every file (ncc's own list covers only the
-// last chunk it writes). dist/ is emptied first, so no chunk of an earlier build is left behind.
+// last chunk it writes), each under a license on the allow-list in scripts/licenses.ts. dist/ is emptied first, so
+// no chunk of an earlier build is left behind.
 // `node scripts/bundle.ts <folder>` writes the same build elsewhere (the end-to-end tests build into build/).
 import { execFileSync } from 'node:child_process'
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -8,6 +9,7 @@ import { createRequire } from 'node:module'
 import { join, relative, resolve } from 'node:path'
 import { minify } from 'terser'
 import { ROOT } from '../sim/run-action.ts'
+import { bundledPackages, declaredLicense, type Entry, entries, entryProblems } from './licenses.ts'
 
 const DIST = resolve(ROOT, process.argv[2] ?? 'dist')
 const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
@@ -39,28 +41,18 @@ for (const file of (await readdir(DIST)).filter((name) => /^\d+\.index\.js$/.tes
   )
 }
 
-/** The packages each file of dist/ was built from, as the source maps name them. */
-async function bundledPackages(): Promise<string[]> {
-  const names = new Set<string>()
-  for (const file of (await readdir(DIST)).filter((name) => name.endsWith('.js.map'))) {
-    const { sources } = JSON.parse(await readFile(join(DIST, file), 'utf8')) as { sources: string[] }
-    for (const source of sources) {
-      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1]
-      if (name !== undefined) names.add(name)
-    }
-  }
-  return [...names].sort()
-}
-
-async function licenseOf(name: string): Promise<string> {
+async function entryOf(name: string): Promise<Entry> {
   const directory = join(ROOT, 'node_modules', name)
-  const { license } = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8')) as { license?: string }
+  const license = declaredLicense(JSON.parse(await readFile(join(directory, 'package.json'), 'utf8')) as object)
   const file = (await readdir(directory)).find((entry) => /^licen[cs]e(\.|$)/i.test(entry))
-  if (license === undefined && file === undefined) throw new Error(`${name} states no license`)
   const text = file === undefined ? '' : (await readFile(join(directory, file), 'utf8')).trim()
-  return `${name}\n${license ?? ''}\n${text}\n`
+  return { name, license: license ?? '', text }
 }
 
-const packages = await bundledPackages()
-await writeFile(join(DIST, 'licenses.txt'), (await Promise.all(packages.map(licenseOf))).join('\n'))
-console.log(`${relative(ROOT, DIST)}/licenses.txt: ${packages.length} packages`)
+// Every bundled package must be under a license on the allow-list in scripts/licenses.ts, with its license file: the
+// build stops, naming each package that is not, before dist/licenses.txt is written.
+const bundled = await Promise.all((await bundledPackages(DIST)).map(entryOf))
+const problems = entryProblems(bundled)
+if (problems.length > 0) throw new Error(`bundled licenses not allowed:\n${problems.join('\n')}`)
+await writeFile(join(DIST, 'licenses.txt'), entries(bundled))
+console.log(`${relative(ROOT, DIST)}/licenses.txt: ${bundled.length} packages, each under a license on the allow-list`)
