@@ -7,7 +7,7 @@ import { forLog } from '../text/untrusted-text.ts'
 import type { CommentView } from './comment-body.ts'
 import { type CommentTarget, resolveCommentTarget } from './comment-target.ts'
 import { describeGitHubFailure } from './github-failure.ts'
-import { createGitHubClient, type GitHubWork } from './octokit-client.ts'
+import { createGitHubClient, type GitHubAccess, type GitHubClient, type GitHubWork } from './octokit-client.ts'
 import { type CommentResult, type TrackedComment, TrackingComments, type TrackingUpdate } from './tracking-comments.ts'
 
 /** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
@@ -73,34 +73,13 @@ export function openGitHubSide(options: GitHubSideOptions, run: RunContext = con
     redact: transport.redact,
     debug: options.debug
   })
-  /** Runs one piece of GitHub work on a client of its own, bounded by its deadline; failures become messages. */
-  const attempt = async <T>(
-    work: GitHubWork,
-    doing: string,
-    task: (client: ReturnType<typeof createGitHubClient>) => Promise<T>
-  ) => {
-    const client = createGitHubClient(transport, access, work)
-    try {
-      return { kind: 'done' as const, value: await client.bounded(task(client)) }
-    } catch (error) {
-      const failure = describeGitHubFailure(error, client, {
-        doing,
-        target,
-        apiUrl: run.apiUrl,
-        deadlineMs: work.deadlineMs,
-        cancelled: transport.cancelSignal.aborted,
-        redact: transport.redact
-      })
-      return { kind: 'failed' as const, failure, cause: error }
-    }
-  }
-
+  const work = { transport, access, target }
   const side: GitHubSide = {
     target,
     run: workflow,
     listTracked: async (deadlineMs) => {
-      const work = { deadlineMs, cancellable: true, throttled: true }
-      const listed = await attempt(work, 'read the comments of', (client) => comments.list(client))
+      const limits = { deadlineMs, cancellable: true, throttled: true }
+      const listed = await doGitHubWork(work, limits, 'read the comments of', (client) => comments.list(client))
       if (listed.kind === 'failed') throw new Error(listed.failure, { cause: listed.cause })
       return listed.value
     },
@@ -108,12 +87,40 @@ export function openGitHubSide(options: GitHubSideOptions, run: RunContext = con
       // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
       // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
       const cancelled = view.kind === 'ended' && view.result.kind === 'cancelled'
-      const work = { deadlineMs, cancellable: false, throttled: !cancelled }
-      const written = await attempt(work, 'comment on', (client) => comments.write(client, update, view))
+      const limits = { deadlineMs, cancellable: false, throttled: !cancelled }
+      const written = await doGitHubWork(work, limits, 'comment on', (client) => comments.write(client, update, view))
       return written.kind === 'done' ? written.value : { kind: 'warning', warning: written.failure }
     }
   }
   return { kind: 'ready', side }
+}
+
+type WorkDone<T> =
+  | { readonly kind: 'done'; readonly value: T }
+  | { readonly kind: 'failed'; readonly failure: string; readonly cause: unknown }
+
+/** Runs one piece of GitHub work on a client of its own, bounded by its deadline; a failure becomes a message. */
+async function doGitHubWork<T>(
+  work: { readonly transport: Transport; readonly access: GitHubAccess; readonly target: CommentTarget },
+  limits: GitHubWork,
+  doing: string,
+  task: (client: GitHubClient) => Promise<T>
+): Promise<WorkDone<T>> {
+  const { transport, access, target } = work
+  const client = createGitHubClient(transport, access, limits)
+  try {
+    return { kind: 'done', value: await client.bounded(task(client)) }
+  } catch (error) {
+    const failure = describeGitHubFailure(error, client, {
+      doing,
+      target,
+      apiUrl: access.apiUrl,
+      deadlineMs: limits.deadlineMs,
+      cancelled: transport.cancelSignal.aborted,
+      redact: transport.redact
+    })
+    return { kind: 'failed', failure, cause: error }
+  }
 }
 
 function workflowRun(target: CommentTarget, run: RunContext): WorkflowRun {

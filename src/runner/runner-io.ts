@@ -1,8 +1,11 @@
 // The step's whole exchange with the runner, through @actions/core: the log and its annotations, the outputs,
 // the job summary, and the step's failure.
 import * as core from '@actions/core'
+import type { Redact } from '../text/redact.ts'
 import { errorMessage } from '../text/error-message.ts'
+import { forLog } from '../text/untrusted-text.ts'
 import { type OutputWriter, outputWriter } from './outputs.ts'
+import { inputErrorSummary } from './summary.ts'
 
 export interface Logger {
   info(message: string): void
@@ -17,10 +20,29 @@ export interface RunnerIo {
   writeSummary(html: string): Promise<void>
   /** Marks the step failed, with an error annotation. */
   fail(message: string): void
+  /** The step did not start: outcome `error`, every other output empty, a summary of what to fix. */
+  cannotStart(problems: string, what?: string): Promise<void>
+  /** Something the action did not expect went wrong: outcome `error`, and the error's message, redacted. */
+  failUnexpected(error: unknown, redact: Redact): void
 }
 
 /** `summaryPath`: GITHUB_STEP_SUMMARY, which a runner always sets. */
 export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
+  const outputs = outputWriter(core.setOutput)
+  const fail = (message: string): void => {
+    core.setFailed(message)
+  }
+  const writeSummary = async (html: string): Promise<void> => {
+    if (summaryPath === undefined) {
+      core.debug('No job summary: GITHUB_STEP_SUMMARY is not set (a runner always sets it).')
+      return
+    }
+    try {
+      await core.summary.addRaw(html).write()
+    } catch (error) {
+      core.warning(`Could not write the job summary: ${errorMessage(error)}`)
+    }
+  }
   return {
     log: {
       info: (message) => {
@@ -33,20 +55,18 @@ export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
         core.debug(message)
       }
     },
-    outputs: outputWriter(core.setOutput),
-    writeSummary: async (html) => {
-      if (summaryPath === undefined) {
-        core.debug('No job summary: GITHUB_STEP_SUMMARY is not set (a runner always sets it).')
-        return
-      }
-      try {
-        await core.summary.addRaw(html).write()
-      } catch (error) {
-        core.warning(`Could not write the job summary: ${errorMessage(error)}`)
-      }
+    outputs,
+    writeSummary,
+    fail,
+    cannotStart: async (problems, what) => {
+      outputs.set('outcome', 'error')
+      outputs.finish()
+      await writeSummary(inputErrorSummary(problems, what))
+      fail(problems)
     },
-    fail: (message) => {
-      core.setFailed(message)
+    failUnexpected: (error, redact) => {
+      outputs.set('outcome', 'error')
+      fail(`Unexpected error: ${forLog(redact(errorMessage(error)), 1000)}`)
     }
   }
 }

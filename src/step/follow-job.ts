@@ -1,0 +1,46 @@
+// Once the job is known: say so (the job-id output, the tracking comment), wait for it unless told not to, and
+// report how it ended.
+import type { RunnerIo } from '../runner/runner-io.ts'
+import { logProgress } from '../runner/progress-log.ts'
+import type { Settings } from '../runner/settings/settings.ts'
+import { forLog } from '../text/untrusted-text.ts'
+import type { Chosen } from './choose-job.ts'
+import type { Report } from './report.ts'
+import type { StepSetup } from './step-setup.ts'
+import { FOLLOW_UP_SETTLE_MS } from './time-budgets.ts'
+import { trackingComment } from './tracking-comment.ts'
+import { waitForJob } from './wait-for-job.ts'
+
+export async function followJob(
+  chosen: Chosen & { kind: 'job' },
+  settings: Settings,
+  setup: StepSetup,
+  runner: RunnerIo,
+  report: Report
+): Promise<void> {
+  const { clock, github } = setup
+  runner.outputs.set('job-id', chosen.jobId)
+  const update = {
+    job: chosen.jobId,
+    add: chosen.request ? [chosen.request] : [],
+    started: chosen.request?.kind === 'start'
+  }
+  const comment = settings.comment && github ? trackingComment(github, update, runner) : undefined
+  comment?.show({ kind: settings.wait ? 'active' : 'started' })
+  if (!settings.wait) {
+    const elapsedMs = clock.now() - setup.startedAt
+    await report({ polls: 0, faults: 0, elapsedMs, job: chosen.job, kind: 'started' }, comment)
+    return
+  }
+  runner.log.info(`Waiting for agent job "${forLog(chosen.jobId)}".`)
+  const settle = chosen.followedUp ? { settleMs: FOLLOW_UP_SETTLE_MS } : {}
+  const result = await waitForJob({
+    ...settings,
+    fetchJob: (timeoutMs) => setup.api.getJob(chosen.jobId, timeoutMs),
+    timeoutMs: Math.max(setup.deadline - clock.now(), 0),
+    clock,
+    onEvent: logProgress(runner.log),
+    known: chosen.job ? { job: chosen.job, ...settle } : undefined
+  })
+  await report({ ...result, elapsedMs: clock.now() - setup.startedAt }, comment)
+}

@@ -1,0 +1,60 @@
+// What the step sets up before it chooses the job: its clock and deadline, the admin API client, and GitHub when
+// `comment` or a follow-up through the issue asks for it.
+import { type AdminApi, createAdminApi } from '../admin-api/client.ts'
+import { githubHosts } from '../admin-api/pull-request-link.ts'
+import { loadGitHubSide } from '../github/load-github.ts'
+import type { GitHubSide } from '../github/open-github.ts'
+import type { Settings } from '../runner/settings/settings.ts'
+import { formatDuration } from '../text/duration.ts'
+import { forLog } from '../text/untrusted-text.ts'
+import { type StepClock, stepClock } from './clock.ts'
+import type { StepContext } from './step-context.ts'
+
+export interface StepSetup {
+  readonly clock: StepClock
+  readonly startedAt: number
+  /** When the step's time runs out. */
+  readonly deadline: number
+  readonly api: AdminApi
+  /** Present when asked for and opened. */
+  readonly github: GitHubSide | undefined
+  /** Why GitHub could not be opened, when it was asked for. */
+  readonly githubUnavailable: string | undefined
+}
+
+export async function setUpStep(settings: Settings, context: StepContext): Promise<StepSetup> {
+  const { transport, environment, runner } = context
+  const clock = stepClock(transport.cancelSignal)
+  const startedAt = clock.now()
+  const api = createAdminApi(transport, settings, githubHosts(environment.serverUrl))
+  const opened = usesGitHub(settings)
+    ? await loadGitHubSide({
+        token: settings.githubToken,
+        issueNumber: settings.issueNumber,
+        repository: environment.repository,
+        transport,
+        debug: (message) => {
+          runner.log.debug(message)
+        }
+      })
+    : undefined
+  if (opened?.kind === 'unavailable' && settings.comment)
+    runner.log.warning(`No comment will be made: ${opened.reason}.`)
+  runner.log.info(
+    `Mintlify admin API at ${settings.baseUrl.href}, project "${forLog(settings.projectId)}" (timeout ${formatDuration(settings.timeoutMs)}, ` +
+      `polling every ${formatDuration(settings.pollIntervalMs)} growing to ${formatDuration(settings.maxPollIntervalMs)})`
+  )
+  return {
+    clock,
+    startedAt,
+    deadline: startedAt + settings.timeoutMs,
+    api,
+    github: opened?.kind === 'ready' ? opened.side : undefined,
+    githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined
+  }
+}
+
+/** `comment`, or a follow-up that finds its job through the issue's tracking comment. */
+function usesGitHub(settings: Settings): boolean {
+  return settings.comment || (settings.followUp && settings.jobId === undefined)
+}
