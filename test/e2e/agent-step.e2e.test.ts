@@ -183,7 +183,10 @@ describe('never a job twice', () => {
     const result = await run(server, { prompt: 'Document it', 'request-timeout': '500ms' })
     expect(result.exitCode).toBe(1)
     await new Promise((resolve) => setTimeout(resolve, 1500))
-    expect(server.requests.map((request) => request.method)).toEqual(['POST'])
+    expect(
+      server.requests.map((request) => request.method),
+      result.stdout
+    ).toEqual(['POST'])
     expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
     const [error] = errorAnnotations(result)
     expect(error).toContain(`Starting the agent job may or may not have worked: ${reason}`)

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { classifyPoll } from '../../../src/admin-api/poll-answer.ts'
+import { answer, CANCELLED, CONTEXT, network, TIMEOUT, tunnelRefused } from '../../support/exchanges.ts'
+
+const JOB = { id: 'job-1', status: 'active' }
+
+describe('classifyPoll', () => {
+  it.each([
+    ['200 with the job', answer(200, JOB), 'job'],
+    ['200 that is not JSON', answer(200, '<html>'), 'transient'],
+    ['200 with another job', answer(200, { id: 'job-2', status: 'active' }), 'transient'],
+    ['200 without a status', answer(200, { id: 'job-1' }), 'transient'],
+    ['408', answer(408), 'transient'],
+    ['425', answer(425), 'transient'],
+    ['429', answer(429, { error: 'slow down' }), 'transient'],
+    ['500', answer(500), 'transient'],
+    ['503', answer(503), 'transient'],
+    ['timeout', TIMEOUT, 'transient'],
+    ['connection refused', network('ECONNREFUSED'), 'transient'],
+    ['connection reset', network('ECONNRESET'), 'transient'],
+    ['a proxy that will not tunnel', tunnelRefused(502), 'transient'],
+    ['a proxy that wants credentials', tunnelRefused(407), 'permanent'],
+    ['301', answer(301, '', { location: 'https://elsewhere.test/' }), 'permanent'],
+    ['400', answer(400, { error: 'bad' }), 'permanent'],
+    ['401', answer(401, { error: 'Invalid API key' }), 'permanent'],
+    ['403', answer(403), 'permanent'],
+    ['404', answer(404, { error: 'Agent job not found' }), 'permanent'],
+    ['410', answer(410), 'permanent'],
+    ['cancelled', CANCELLED, 'cancelled']
+  ] as const)('%s: %s', (_, exchanged, kind) => {
+    expect(classifyPoll(exchanged, 30_000, CONTEXT).kind).toBe(kind)
+  })
+
+  it('marks a host that does not resolve, so the wait can stop before the API ever answered', () => {
+    expect(classifyPoll(network('ENOTFOUND'), 30_000, CONTEXT)).toEqual({
+      kind: 'transient',
+      reason: 'host not found (ENOTFOUND)',
+      hostNotFound: true
+    })
+  })
+
+  it('reads Retry-After, in seconds or as a date', () => {
+    expect(classifyPoll(answer(429, {}, { 'retry-after': '7' }), 30_000, CONTEXT)).toMatchObject({ retryAfterMs: 7000 })
+    const inAMinute = new Date(Date.now() + 60_000).toUTCString()
+    const dated = classifyPoll(answer(503, {}, { 'retry-after': inAMinute }), 30_000, CONTEXT)
+    expect(dated).toMatchObject({ kind: 'transient' })
+    expect(dated.kind === 'transient' && dated.retryAfterMs).toBeGreaterThan(55_000)
+  })
+
+  it.each([
+    [
+      answer(404, { error: 'Agent job not found' }),
+      'No agent job "job-1" was found in project "docs" (HTTP 404: Agent job not found from GET https://api.mintlify.com/v2/agent/docs/job/job-1). Check job-id'
+    ],
+    [
+      answer(401, { error: 'Invalid API key' }),
+      'The API refused the key (HTTP 401: Invalid API key). Check that the api-key secret holds a Mintlify admin API key'
+    ],
+    [
+      answer(307, '', { location: 'https://x.test/?key=mint_secret' }),
+      'a redirect to https://x.test/?key=***. Redirects are not followed'
+    ],
+    [answer(422, { error: 'nope' }), 'The API rejected the request (HTTP 422: nope); retrying cannot help.'],
+    [
+      tunnelRefused(407),
+      'Could not read the job: the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required).'
+    ]
+  ])('says what to change when trying again cannot help (%#)', (exchanged, reason) => {
+    const classified = classifyPoll(exchanged, 30_000, CONTEXT)
+    expect(classified.kind === 'permanent' && classified.reason).toContain(reason)
+  })
+
+  it('names the fault of a transient answer, redacted and on one line', () => {
+    expect(classifyPoll(answer(429, { error: 'limit\nfor mint_secret' }), 30_000, CONTEXT)).toEqual({
+      kind: 'transient',
+      reason: 'rate limited (HTTP 429: limit for ***)'
+    })
+    expect(classifyPoll(TIMEOUT, 5000, CONTEXT)).toEqual({
+      kind: 'transient',
+      reason: 'no complete answer within 5000ms (request-timeout)'
+    })
+  })
+})

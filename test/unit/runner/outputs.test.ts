@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { parseJob } from '../../../src/admin-api/agent-job.ts'
+import { outputWriter, resultOutputs } from '../../../src/runner/outputs.ts'
+
+function writer() {
+  const written: [string, string][] = []
+  return { written, outputs: outputWriter((name, value) => written.push([name, value])) }
+}
+
+describe('outputWriter', () => {
+  it('writes every output, each once, the ones never set as empty', () => {
+    const { written, outputs } = writer()
+    outputs.set('job-id', 'job-1')
+    outputs.finish()
+    expect(written).toEqual([
+      ['job-id', 'job-1'],
+      ['status', ''],
+      ['outcome', ''],
+      ['prLink', ''],
+      ['pr-number', ''],
+      ['pr-repository', ''],
+      ['job', ''],
+      ['comment-url', '']
+    ])
+  })
+
+  it('keeps every output on one line', () => {
+    const { written, outputs } = writer()
+    outputs.set('status', 'active\n::error::x\r\u2028y')
+    outputs.set('job', '{"model":"a\u2028b\u0085c"}')
+    expect(written).toEqual([
+      ['status', 'active ::error::x y'],
+      ['job', '{"model":"a\\u2028b\\u0085c"}']
+    ])
+  })
+})
+
+describe('resultOutputs', () => {
+  it('hands on the pull request, its number and repository, and the job as JSON', () => {
+    const parsed = parseJob(
+      { id: 'job-1', status: 'completed', prLink: 'https://github.com/acme/docs/pull/7' },
+      { jobId: 'job-1', githubHosts: new Set(['github.com']) }
+    )
+    const job = parsed.kind === 'job' ? parsed.job : undefined
+    expect(resultOutputs({ kind: 'completed', polls: 2, elapsedMs: 1, faults: 0, job })).toEqual({
+      status: 'completed',
+      outcome: 'completed',
+      prLink: 'https://github.com/acme/docs/pull/7',
+      'pr-number': '7',
+      'pr-repository': 'acme/docs',
+      job: '{"id":"job-1","status":"completed","prLink":"https://github.com/acme/docs/pull/7"}'
+    })
+  })
+
+  it('leaves them empty when the job was never read', () => {
+    expect(resultOutputs({ kind: 'error', reason: 'x', polls: 0, elapsedMs: 1, faults: 0, job: undefined })).toEqual({
+      status: '',
+      outcome: 'error',
+      prLink: '',
+      'pr-number': '',
+      'pr-repository': '',
+      job: ''
+    })
+  })
+})

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { redactJson, redactor } from '../../../src/text/redact.ts'
+
+const KEY = 'mint_abcDEF123456'
+
+describe('redactor', () => {
+  const redact = redactor([KEY, 'ghs_tokenvalue'])
+
+  it.each([
+    ['as it is', `key=${KEY}.`],
+    ['in upper case', `key=${KEY.toUpperCase()}.`],
+    ['percent-encoded in part', `key=${KEY.replace('_', '%5F')}.`],
+    ['percent-encoded in whole', `key=${[...Buffer.from(KEY)].map((byte) => `%${byte.toString(16)}`).join('')}.`],
+    ['in base64, as in a Basic header', `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}`],
+    ['in base64 at another alignment', Buffer.from(`ab${KEY}cd`).toString('base64')],
+    ['in base64url', Buffer.from(`x${KEY}`).toString('base64url')]
+  ])('replaces the key %s', (_, text) => {
+    const redacted = redact(text)
+    expect(redacted).toContain('***')
+    expect(redacted.toLowerCase()).not.toContain(KEY.toLowerCase())
+    expect(redacted).not.toContain(Buffer.from(KEY).toString('base64').slice(2, 14))
+  })
+
+  it('replaces every secret, and leaves other text alone', () => {
+    expect(redact(`a ${KEY} b ghs_tokenvalue c`)).toBe('a *** b *** c')
+    expect(redact('nothing secret here')).toBe('nothing secret here')
+  })
+
+  it('does nothing without secrets', () => {
+    expect(redactor(['', ''])('mint_x')).toBe('mint_x')
+  })
+})
+
+describe('redactJson', () => {
+  it('replaces secrets in keys and values at any depth', () => {
+    const redact = redactor([KEY])
+    expect(redactJson({ [KEY]: [1, { echo: `Bearer ${KEY}` }], ok: true }, redact)).toEqual({
+      '***': [1, { echo: 'Bearer ***' }],
+      ok: true
+    })
+  })
+})
