@@ -12,7 +12,9 @@ const cell = (text: string): string => text.replace(/\s+/g, ' ').trim().replace(
 
 export async function renderTables(): Promise<{ inputs: string; outputs: string }> {
   const metadata = await readActionMetadata()
+  // Kept as written: Prettier would pad every row to the longest description.
   const inputs = [
+    '<!-- prettier-ignore -->',
     '| Input | Required | Default | Description |',
     '| --- | --- | --- | --- |',
     ...Object.entries(metadata.inputs).map(
@@ -21,6 +23,7 @@ export async function renderTables(): Promise<{ inputs: string; outputs: string 
     )
   ].join('\n')
   const outputs = [
+    '<!-- prettier-ignore -->',
     '| Output | Description |',
     '| --- | --- |',
     ...Object.entries(metadata.outputs).map(([name, output]) => `| \`${name}\` | ${cell(output.description)} |`)

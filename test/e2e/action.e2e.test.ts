@@ -38,7 +38,7 @@ describe('the bundled action', () => {
     expect(requests).toHaveLength(4)
     expect(requests[0]).toMatchObject({ method: 'GET', url: '/v2/agent/proj-1/job/job-1' })
     expect(requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
-    expect(requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\/\d+\.\d+\.\d+$/)
+    expect(requests[0]?.headers['user-agent']).toMatch(/^mintlify-agent-action\/\d+\.\d+\.\d+$/)
     expect(run.stdout).toContain('\nJob status: active\n')
     expect(run.stdout).toMatch(
       /\nJob status: completed \(was active, after \d+ms\); pull request https:\/\/github\.com\/acme\/docs\/pull\/42\n/

@@ -1,7 +1,9 @@
 // The agent API in one step: the bundled dist/ starts a job from a prompt (or sends a follow-up), waits for it and
 // keeps the issue told, against a simulated admin API and a simulated GitHub on loopback. A request that changes
 // something is never sent twice when it may have reached the API.
+import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
 import { type AgentApi, type AgentApiOptions, simulateAgentApi } from '../../sim/agent-api.ts'
@@ -334,6 +336,41 @@ describe('follow-ups', () => {
 })
 
 describe('the tracking comment', () => {
+  /** A tracking comment exactly as version 1.1.0 wrote it: job-1, started by run 4242 with this prompt. */
+  const written110 = () => readFile(join(import.meta.dirname, '..', 'fixtures', 'tracking-comment-1.1.0.md'), 'utf8')
+
+  it('follows up the job of a comment written by 1.1.0, and edits that comment', async () => {
+    const github = await fakeGitHub({
+      existing: [{ issue: 12, body: await written110(), user: 'github-actions[bot]' }]
+    })
+    const { api, server } = await agentApi({
+      existing: [{ jobId: 'job-1', activePolls: 0, final: { status: 'completed' } }]
+    })
+    const result = await run(
+      server,
+      { prompt: 'Also the errors', 'follow-up': 'true', comment: 'true' },
+      withGitHub(github)
+    )
+    expect(result.exitCode).toBe(0)
+    expect(api.posts).toEqual([{ what: 'follow-up job-1', prompt: 'Also the errors' }])
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('- Follow-up: <code>Also the errors</code>')
+  })
+
+  it('lets a re-run of a run that 1.1.0 started wait for its job, sending nothing', async () => {
+    const github = await fakeGitHub({
+      existing: [{ issue: 12, body: await written110(), user: 'github-actions[bot]' }]
+    })
+    const { api, server } = await agentApi({
+      existing: [{ jobId: 'job-1', activePolls: 2, final: { status: 'completed', prLink: PR } }]
+    })
+    const inputs = { prompt: 'Document the /users endpoint', comment: 'true' }
+    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1', prLink: PR })
+    expect(api.posts).toEqual([])
+    expect(github.comments).toHaveLength(1)
+  })
+
   it('is visible while the job is active, and afterwards the same comment carries the pull request', async () => {
     const github = await fakeGitHub()
     const api = simulateAgentApi({

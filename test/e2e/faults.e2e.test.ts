@@ -448,7 +448,7 @@ describe('proxies', () => {
       expect(result.outputs['prLink']).toBe(PR)
       expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
       expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
-      expect(server.requests[0]?.headers['user-agent']).toMatch(/^wait-for-mintlify-agent-job\//)
+      expect(server.requests[0]?.headers['user-agent']).toMatch(/^mintlify-agent-action\//)
     }
   )
 
