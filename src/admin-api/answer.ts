@@ -1,9 +1,9 @@
 // The parts of an admin API answer that every operation reads alike: its JSON, its job, its error message, and the
 // refusals that mean the same whatever was asked (a redirect, a refused key).
 import type { Exchange, Headers } from '../transport/exchange.ts'
-import { type Redact, redactJson } from '../text/redact.ts'
+import type { Redact } from '../text/redact.ts'
 import { forLog } from '../text/untrusted-text.ts'
-import { type AgentJob, parseJob } from './agent-job.ts'
+import { type AgentJob, identityProblem, isRecord, parseJob, readJobId } from './agent-job.ts'
 
 /** A job body is a few hundred bytes; anything near this is not a job, and is not buffered. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -20,42 +20,86 @@ export interface AnswerContext {
   readonly redact: Redact
   /** Hosts whose pull request URLs give `pr-number` and `pr-repository`. */
   readonly githubHosts: ReadonlySet<string>
+  /** What to say when the API's host name does not resolve: it depends on whether base-url was set. */
+  readonly hostNotFound: (reason: string) => string
 }
 
 const NOT_JSON = Symbol('not JSON')
 
-/** The body's JSON (a leading byte-order mark allowed), with every string redacted; NOT_JSON if it is none. */
-function decodeJson(body: string, redact: Redact): unknown {
+/** The body's JSON (a leading byte-order mark allowed), as sent; NOT_JSON if it is none. */
+function decodeJson(body: string): unknown {
   try {
-    return redactJson(JSON.parse(body.replace(/^\uFEFF/, '')), redact)
+    return JSON.parse(body.replace(/^\uFEFF/, '')) as unknown
   } catch {
     return NOT_JSON
   }
+}
+
+type NotAJob = { readonly kind: 'not a job'; readonly reason: string }
+
+/** The 2xx body's JSON, or why it is none. */
+function bodyOf(answer: Answer): { readonly kind: 'json'; readonly json: unknown } | NotAJob {
+  const { status, body } = answer
+  if (body === undefined)
+    return { kind: 'not a job', reason: `HTTP ${status} with a body over ${MAX_BODY_BYTES} bytes, not read` }
+  const json = decodeJson(body)
+  return json === NOT_JSON
+    ? { kind: 'not a job', reason: `HTTP ${status} with a body that is not JSON` }
+    : { kind: 'json', json }
 }
 
 /** The job in a 2xx answer, or why there is none. */
 export function jobInAnswer(
   answer: Answer,
   context: AnswerContext
-): { readonly kind: 'job'; readonly job: AgentJob } | { readonly kind: 'not a job'; readonly reason: string } {
-  const { status, body } = answer
-  if (body === undefined)
-    return { kind: 'not a job', reason: `HTTP ${status} with a body over ${MAX_BODY_BYTES} bytes, not read` }
-  const decoded = decodeJson(body, context.redact)
-  if (decoded === NOT_JSON) return { kind: 'not a job', reason: `HTTP ${status} with a body that is not JSON` }
-  const parsed = parseJob(decoded, context)
+): { readonly kind: 'job'; readonly job: AgentJob } | NotAJob {
+  const decoded = bodyOf(answer)
+  if (decoded.kind !== 'json') return decoded
+  const parsed = parseJob(decoded.json, context)
   return parsed.kind === 'job'
     ? parsed
-    : { kind: 'not a job', reason: `HTTP ${status} with a body that is not a job: ${parsed.reason}` }
+    : { kind: 'not a job', reason: `HTTP ${answer.status} with a body that is not a job: ${parsed.reason}` }
 }
 
-/** `HTTP 404: Agent job not found`: the status and the API's `{"error": "..."}` message, when it sent one. */
-export function describeAnswer(answer: Answer, redact: Redact): string {
-  const decoded = answer.body === undefined ? undefined : decodeJson(answer.body, redact)
-  if (typeof decoded === 'object' && decoded !== null && 'error' in decoded && typeof decoded.error === 'string') {
-    return `HTTP ${answer.status}: ${forLog(decoded.error)}`
+export type Acceptance =
+  /** The API acted: `job` when its answer carries one (with a status), else only the job's id. */
+  { readonly kind: 'accepted'; readonly jobId: string; readonly job: AgentJob | undefined } | NotAJob
+
+/**
+ * What a 2xx answer to a create or follow-up says. The API's description marks no field of a job as required: an
+ * answer with a usable id (for a follow-up, no id, or the id it was sent to) means the API acted, status or not.
+ */
+export function acceptanceIn(answer: Answer, context: AnswerContext): Acceptance {
+  const decoded = bodyOf(answer)
+  if (decoded.kind !== 'json') return decoded
+  const { json } = decoded
+  if (isRecord(json) && json['status'] !== undefined) {
+    const found = jobInAnswer(answer, context)
+    return found.kind === 'job'
+      ? { kind: 'accepted', jobId: found.job.id ?? context.jobId ?? '', job: found.job }
+      : found
   }
-  return `HTTP ${answer.status}`
+  const read = isRecord(json) ? readJobId(json['id'], context.redact) : { problem: 'the body is not a JSON object' }
+  const problem = 'problem' in read ? read.problem : identityProblem(read.id, context.jobId, context.redact)
+  if (problem !== undefined || 'problem' in read) {
+    return { kind: 'not a job', reason: `HTTP ${answer.status} with a body that is not a job: ${problem ?? ''}` }
+  }
+  return { kind: 'accepted', jobId: read.id ?? context.jobId ?? '', job: undefined }
+}
+
+/**
+ * `HTTP 404: Agent job not found`: the status, and the API's `{"error": "..."}` message (with its `details`, as one
+ * version of the API's description allows) when it sent one, redacted and shortened.
+ */
+export function describeAnswer(answer: Answer, redact: Redact): string {
+  const decoded = answer.body === undefined ? undefined : decodeJson(answer.body)
+  if (!isRecord(decoded) || typeof decoded['error'] !== 'string') return `HTTP ${answer.status}`
+  const details = decoded['details']
+  const detailText =
+    details === undefined || details === null
+      ? ''
+      : ` (details: ${forLog(redact(typeof details === 'string' ? details : JSON.stringify(details)), 300)})`
+  return `HTTP ${answer.status}: ${forLog(redact(decoded['error']))}${detailText}`
 }
 
 /** The refusals every operation reads alike: a redirect, a refused key. */

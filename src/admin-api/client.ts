@@ -23,6 +23,21 @@ export interface AdminApi {
   sendFollowUp(jobId: string, prompt: string, timeoutMs: number): Promise<SubmitResult>
 }
 
+/** action.yml's default base-url. */
+const DEFAULT_BASE_URL = 'https://api.mintlify.com/'
+
+/**
+ * What to say when the API's host name does not resolve. With the default base-url, the runner's DNS or network is
+ * the likely cause; with one the user set, a typo is.
+ */
+function hostNotFoundAdvice(baseUrl: URL): (reason: string) => string {
+  return baseUrl.href === DEFAULT_BASE_URL
+    ? (reason) =>
+        `The runner could not resolve ${baseUrl.host}, the admin API's host (${reason}). Check the runner's DNS and network; a runner that reaches the Internet only through a proxy needs HTTPS_PROXY set.`
+    : (reason) =>
+        `The API host could not be found (${reason}). Check base-url (${baseUrl.href}) for a typo, then the runner's DNS.`
+}
+
 /** `githubHosts`: hosts whose pull request URLs give `pr-number` and `pr-repository`. */
 export function createAdminApi(
   transport: Transport,
@@ -30,6 +45,7 @@ export function createAdminApi(
   githubHosts: ReadonlySet<string>
 ): AdminApi {
   const { projectId, baseUrl } = settings
+  const judged = { projectId, redact: transport.redact, githubHosts, hostNotFound: hostNotFoundAdvice(baseUrl) }
   const root = baseUrl.pathname.replace(/\/+$/, '')
   const url = (...segments: string[]): URL => {
     const target = new URL(baseUrl)
@@ -49,14 +65,14 @@ export function createAdminApi(
       { url: target, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body },
       timeoutMs
     )
-    return classifySubmit(answer, timeoutMs, { projectId, jobId, target, what, redact: transport.redact, githubHosts })
+    return classifySubmit(answer, timeoutMs, { ...judged, jobId, target, what })
   }
 
   return {
     getJob: async (jobId, timeoutMs) => {
       const target = url('job', jobId)
       const answer = await send({ url: target, method: 'GET', headers }, timeoutMs)
-      return classifyPoll(answer, timeoutMs, { projectId, jobId, target, redact: transport.redact, githubHosts })
+      return classifyPoll(answer, timeoutMs, { ...judged, jobId, target })
     },
     createJob: (prompt, timeoutMs) => post(url('job'), undefined, 'start the agent job', prompt, timeoutMs),
     sendFollowUp: (jobId, prompt, timeoutMs) =>

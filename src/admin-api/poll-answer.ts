@@ -7,18 +7,33 @@ import { type AnswerContext, describeAnswer, jobInAnswer, refusalOfAnyRequest } 
 import { networkReason, PROXY_AUTH_REQUIRED, proxyReason, proxyRefusal } from './network-faults.ts'
 import { parseRetryAfter } from './retry-after.ts'
 
+/** What kind of fault a transient one is: each calls for its own advice when faults outlast the timeout. */
+export type FaultKind = 'network' | 'server' | 'rate limited' | 'not a job' | 'not found'
+
 export type PollResult =
   | { readonly kind: 'job'; readonly job: AgentJob }
   /** Worth trying again later: 5xx, 429, a network error, a timeout, a body that is not the job. */
   | {
       readonly kind: 'transient'
       readonly reason: string
+      readonly fault: FaultKind
       readonly retryAfterMs?: number
-      /** The host name did not resolve: permanent unless the API has answered before. */
-      readonly hostNotFound?: boolean
+      /** The host name did not resolve: what to say if that stops the step (unless the API has answered before). */
+      readonly hostNotFound?: string
     }
   /** Trying again cannot help: the reason says what to change. */
   | { readonly kind: 'permanent'; readonly reason: string }
+  /**
+   * HTTP 404. `reason` is for a job named by job-id; a job this step has just started or followed up may not be
+   * readable for a moment, and `sinceAccepted` is what to say when one stays unreadable.
+   */
+  | {
+      readonly kind: 'not found'
+      readonly reason: string
+      readonly sinceAccepted: string
+      /** `HTTP 404: Agent job not found`. */
+      readonly described: string
+    }
   | { readonly kind: 'cancelled' }
 
 /** Client errors that a later attempt can outlive: request timeout, too early, rate limited. */
@@ -29,16 +44,20 @@ export function classifyPoll(exchanged: Exchange, timeoutMs: number, context: An
     case 'cancelled':
       return { kind: 'cancelled' }
     case 'timeout':
-      return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
+      return {
+        kind: 'transient',
+        reason: `no complete answer within ${timeoutMs}ms (request-timeout)`,
+        fault: 'network'
+      }
     case 'network': {
       const viaProxy = proxyRefusal(exchanged.code, exchanged.message)
       if (viaProxy === PROXY_AUTH_REQUIRED)
         return { kind: 'permanent', reason: `Could not read the job: ${proxyReason(viaProxy)}.` }
-      if (viaProxy !== undefined) return { kind: 'transient', reason: proxyReason(viaProxy) }
+      if (viaProxy !== undefined) return { kind: 'transient', reason: proxyReason(viaProxy), fault: 'network' }
       const reason = networkReason(exchanged.code, context.redact(exchanged.message))
       return exchanged.code === 'ENOTFOUND'
-        ? { kind: 'transient', reason, hostNotFound: true }
-        : { kind: 'transient', reason }
+        ? { kind: 'transient', reason, fault: 'network', hostNotFound: context.hostNotFound(reason) }
+        : { kind: 'transient', reason, fault: 'network' }
     }
     case 'answer':
       return classifyPollAnswer(exchanged, context)
@@ -49,21 +68,27 @@ function classifyPollAnswer(answer: Exchange & { kind: 'answer' }, context: Answ
   const { status } = answer
   if (status === 200) {
     const found = jobInAnswer(answer, context)
-    return found.kind === 'job' ? found : { kind: 'transient', reason: found.reason }
+    return found.kind === 'job' ? found : { kind: 'transient', reason: found.reason, fault: 'not a job' }
   }
   const described = describeAnswer(answer, context.redact)
   const refusal = refusalOfAnyRequest(answer, described, context.redact)
   if (refusal) return { kind: 'permanent', reason: refusal }
   if (status === 404) {
+    const job = `agent job "${forLog(context.jobId ?? '')}"`
     return {
-      kind: 'permanent',
-      reason: `No agent job "${forLog(context.jobId ?? '')}" was found in project "${forLog(context.projectId)}" (${described} from GET ${context.target.href}). Check job-id (the id the job-creating step returned), project-id (from the dashboard's API keys page), and that base-url is the API's root.`
+      kind: 'not found',
+      reason: `No ${job} was found in project "${forLog(context.projectId)}" (${described} from GET ${context.target.href}). Check job-id (the id the job-creating step returned), project-id (from the dashboard's API keys page), and that base-url is the API's root.`,
+      sinceAccepted: `The API accepted the request for ${job} but then answered ${described} for it, past the time a new job takes to show. The job may still be running: look for it on the Mintlify dashboard.`,
+      described
     }
   }
   if (status >= 400 && status < 500 && !RETRIABLE_CLIENT_ERRORS.has(status)) {
     return { kind: 'permanent', reason: `The API rejected the request (${described}); retrying cannot help.` }
   }
   const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now())
+  const fault = status === 429 ? 'rate limited' : 'server'
   const reason = status === 429 ? `rate limited (${described})` : described
-  return retryAfterMs === undefined ? { kind: 'transient', reason } : { kind: 'transient', reason, retryAfterMs }
+  return retryAfterMs === undefined
+    ? { kind: 'transient', reason, fault }
+    : { kind: 'transient', reason, fault, retryAfterMs }
 }

@@ -3,13 +3,13 @@
 import type { Exchange } from '../transport/exchange.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import type { AgentJob } from './agent-job.ts'
-import { type Answer, type AnswerContext, describeAnswer, jobInAnswer, refusalOfAnyRequest } from './answer.ts'
+import { acceptanceIn, type Answer, type AnswerContext, describeAnswer, refusalOfAnyRequest } from './answer.ts'
 import { NOT_SENT_CODES, networkReason, PROXY_AUTH_REQUIRED, proxyReason, proxyRefusal } from './network-faults.ts'
 import { parseRetryAfter } from './retry-after.ts'
 
 export type SubmitResult =
-  /** Accepted: the job as the API returned it. */
-  | { readonly kind: 'job'; readonly job: AgentJob }
+  /** Accepted: the job's id, and the job as the API returned it when the answer carried one with a status. */
+  | { readonly kind: 'accepted'; readonly jobId: string; readonly job: AgentJob | undefined }
   /** Surely not acted on (rate limited, connection refused, DNS failed): safe to send again. */
   | {
       readonly kind: 'not sent'
@@ -50,9 +50,7 @@ function classifySubmitFailure(failure: Exchange & { kind: 'network' }, context:
   }
   if (viaProxy !== undefined) return { kind: 'not sent', reason: proxyReason(viaProxy) }
   const reason = networkReason(failure.code, context.redact(failure.message))
-  if (failure.code === 'ENOTFOUND') {
-    return { kind: 'refused', reason: `The API host could not be found (${reason}). Check base-url.` }
-  }
+  if (failure.code === 'ENOTFOUND') return { kind: 'refused', reason: context.hostNotFound(reason) }
   return failure.code !== undefined && NOT_SENT_CODES.has(failure.code)
     ? { kind: 'not sent', reason }
     : { kind: 'unknown', reason }
@@ -61,8 +59,8 @@ function classifySubmitFailure(failure: Exchange & { kind: 'network' }, context:
 function classifySubmitAnswer(answer: Answer, context: SubmitContext): SubmitResult {
   const { status } = answer
   if (status >= 200 && status < 300) {
-    const found = jobInAnswer(answer, context)
-    return found.kind === 'job' ? found : { kind: 'unknown', reason: found.reason }
+    const accepted = acceptanceIn(answer, context)
+    return accepted.kind === 'accepted' ? accepted : { kind: 'unknown', reason: accepted.reason }
   }
   const described = describeAnswer(answer, context.redact)
   const refusal = refusalOfAnyRequest(answer, described, context.redact)

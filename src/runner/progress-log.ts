@@ -7,7 +7,8 @@ import type { Logger } from './runner-io.ts'
  * Turns poller events into a quiet log: one line per status change, a heartbeat while the job stays active,
  * one line per fault; each poll in detail only under debug. Every line starts with our own words.
  */
-export function logProgress(logger: Pick<Logger, 'info' | 'debug'>): (event: PollEvent) => void {
+export function logProgress(logger: Logger): (event: PollEvent) => void {
+  const unknownStatuses = new Set<string>()
   return (event) => {
     switch (event.kind) {
       case 'poll': {
@@ -32,6 +33,12 @@ export function logProgress(logger: Pick<Logger, 'info' | 'debug'>): (event: Pol
             ? ''
             : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`
         logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`)
+        if (!event.job.knownStatus && !unknownStatuses.has(event.job.status)) {
+          unknownStatuses.add(event.job.status)
+          logger.warning(
+            `The API reported the status "${forLog(event.job.status)}", which this action does not know: it keeps polling until the job is completed, archived or failed.`
+          )
+        }
         return
       }
       case 'heartbeat':

@@ -21,6 +21,8 @@ export type Chosen =
       readonly request: TrackedRequest | undefined
       /** A follow-up was sent: the job's earlier, finished status may linger for a moment. */
       readonly followedUp: boolean
+      /** This step started or followed up the job: it may not be readable for a moment. */
+      readonly sent: boolean
     }
   /** Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look). */
   | {
@@ -48,7 +50,14 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
   const { prompt } = settings
   if (prompt === undefined) {
     // job-id alone: wait for a job started elsewhere.
-    return { kind: 'job', jobId: settings.jobId ?? '', job: undefined, request: undefined, followedUp: false }
+    return {
+      kind: 'job',
+      jobId: settings.jobId ?? '',
+      job: undefined,
+      request: undefined,
+      followedUp: false,
+      sent: false
+    }
   }
   const read = await readTracked(context)
   if (read.kind !== 'read') return read
@@ -120,6 +129,6 @@ async function continueEarlierAttempt(
       return undefined
     case 'wait':
       context.log(verdict.note)
-      return { kind: 'job', jobId, job: verdict.job, request: undefined, followedUp: verdict.followedUp }
+      return { kind: 'job', jobId, job: verdict.job, request: undefined, followedUp: verdict.followedUp, sent: false }
   }
 }

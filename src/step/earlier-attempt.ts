@@ -79,7 +79,8 @@ export function judgeEarlierAttempt(
   }
   const job = `agent job "${forLog(jobId)}"`
   const readJob = read.kind === 'job' ? read.job : undefined
-  if (!(readJob && isTerminal(readJob.status)) && read.kind !== 'permanent') {
+  const gone = read.kind === 'permanent' || read.kind === 'not found'
+  if (!(readJob && isTerminal(readJob.status)) && !gone) {
     const note = `An earlier attempt of this run already sent this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: false, note }
   }

@@ -7,7 +7,7 @@ import { forLog } from '../text/untrusted-text.ts'
 import type { Chosen } from './choose-job.ts'
 import type { Report } from './report.ts'
 import type { StepSetup } from './step-setup.ts'
-import { FOLLOW_UP_SETTLE_MS } from './time-budgets.ts'
+import { FOLLOW_UP_SETTLE_MS, NOT_FOUND_GRACE_MS } from './time-budgets.ts'
 import { trackingComment } from './tracking-comment.ts'
 import { waitForJob } from './wait-for-job.ts'
 
@@ -33,14 +33,15 @@ export async function followJob(
     return
   }
   runner.log.info(`Waiting for agent job "${forLog(chosen.jobId)}".`)
-  const settle = chosen.followedUp ? { settleMs: FOLLOW_UP_SETTLE_MS } : {}
   const result = await waitForJob({
     ...settings,
     fetchJob: (timeoutMs) => setup.api.getJob(chosen.jobId, timeoutMs),
     timeoutMs: Math.max(setup.deadline - clock.now(), 0),
     clock,
     onEvent: logProgress(runner.log),
-    known: chosen.job ? { job: chosen.job, ...settle } : undefined
+    known: chosen.job,
+    settleMs: chosen.followedUp ? FOLLOW_UP_SETTLE_MS : undefined,
+    notFoundGraceMs: chosen.sent ? NOT_FOUND_GRACE_MS : undefined
   })
   await report({ ...result, elapsedMs: clock.now() - setup.startedAt }, comment)
 }

@@ -42,14 +42,13 @@ export async function sendPrompt(context: SendContext, prompt: string, target: P
   })
   const request = trackedRequest(context, prompt, target.kind === 'start' ? 'start' : 'follow-up')
   const jobId = target.kind === 'follow-up' ? target.jobId : UNKNOWN_JOB
-  if (sent.kind !== 'job') return notSent(sent, jobId, request)
+  if (sent.kind !== 'accepted') return notSent(sent, jobId, request)
   if (target.kind === 'follow-up') {
     log(`The follow-up was accepted by ${job ?? ''}.`)
-    return { kind: 'job', jobId, job: sent.job, request, followedUp: true }
+    return { kind: 'job', jobId, job: sent.job, request, followedUp: true, sent: true }
   }
-  const started = sent.job.id ?? ''
-  log(`Started agent job "${forLog(started)}".`)
-  return { kind: 'job', jobId: started, job: sent.job, request, followedUp: false }
+  log(`Started agent job "${forLog(sent.jobId)}".`)
+  return { kind: 'job', jobId: sent.jobId, job: sent.job, request, followedUp: false, sent: true }
 }
 
 function startWording(project: string): RequestWording {
@@ -77,7 +76,7 @@ function trackedRequest(context: SendContext, prompt: string, kind: TrackedReque
 }
 
 /** What a failed request means for the step; one that may have reached the API is recorded as unsure. */
-function notSent(sent: Exclude<Sent, { kind: 'job' }>, job: string, request: TrackedRequest): Chosen {
+function notSent(sent: Exclude<Sent, { kind: 'accepted' }>, job: string, request: TrackedRequest): Chosen {
   const maybeSent = sent.kind === 'ambiguous' || (sent.kind === 'cancelled' && sent.maybeSent)
   return {
     kind: sent.kind === 'cancelled' ? 'cancelled' : 'error',

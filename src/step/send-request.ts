@@ -29,7 +29,8 @@ export interface SendOptions extends ScheduleOptions {
 }
 
 export type Sent =
-  | { readonly kind: 'job'; readonly job: AgentJob }
+  /** The API acted: the job's id, and the job when its answer carried one with a status. */
+  | { readonly kind: 'accepted'; readonly jobId: string; readonly job: AgentJob | undefined }
   /** Nothing was started; the reason says why and what to do. */
   | { readonly kind: 'error'; readonly reason: string }
   /** The request may or may not have reached the API, and is not sent again. */
@@ -62,7 +63,7 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
 /** What a request that was answered (or may have been) means. */
 function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }>, wording: RequestWording): Sent {
   switch (result.kind) {
-    case 'job':
+    case 'accepted':
       return result
     case 'refused':
       return { kind: 'error', reason: `${result.reason} Nothing was started.` }

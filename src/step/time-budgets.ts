@@ -13,6 +13,8 @@ export const MIN_COMMENT_TIME_MS = 1000
 const CANCEL_GRACE_MS = 800
 /** After a follow-up, a job that never shows `active` again is taken as finished after this long. */
 export const FOLLOW_UP_SETTLE_MS = 60_000
+/** A job this step has just started or followed up may answer 404 for this long before it can be read. */
+export const NOT_FOUND_GRACE_MS = 30_000
 /** A request started at the deadline still gets this long. */
 const LAST_REQUEST_MIN_MS = 1000
 

@@ -1,5 +1,6 @@
 // What is said about each outcome (one table for the log, the summary and the comment), and whether it fails the
 // step.
+import type { FaultKind } from '../admin-api/poll-answer.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted-text.ts'
@@ -37,45 +38,33 @@ export interface Verdict {
   readonly fails: boolean
 }
 
+type VerdictSettings = Pick<Settings, 'timeoutMs' | 'failOn'> & { readonly jobId: string | undefined }
+
 /** Says what happened and whether that fails the step, given `fail-on`. */
-export function verdictOf(
-  result: StepResult,
-  settings: Pick<Settings, 'timeoutMs' | 'failOn'> & { readonly jobId: string | undefined }
-): Verdict {
-  const job = `Agent job "${forLog(settings.jobId ?? '')}"`
+export function verdictOf(result: StepResult, settings: VerdictSettings): Verdict {
+  const job = `agent job "${forLog(settings.jobId ?? '')}"`
+  const Job = `A${job.slice(1)}`
   const after = `after ${formatDuration(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`
   switch (result.kind) {
     case 'started':
       return {
-        message: `${job} is ${forLog(result.job?.status ?? 'active')}; not waiting for it (wait: false).`,
+        message: `${Job} is ${forLog(result.job?.status ?? 'active')}; not waiting for it (wait: false).`,
         fails: false
       }
     case 'completed': {
       const pr = result.job?.pr
       const what = pr?.kind === 'link' ? `opened ${pr.url.href}` : 'changed no files, so no pull request was opened'
-      return { message: `${job} completed ${after}: the agent ${what}.`, fails: settings.failOn.has('completed') }
+      return { message: `${Job} completed ${after}: the agent ${what}.`, fails: settings.failOn.has('completed') }
     }
     case 'failed':
       return {
-        message: `${job} failed ${after}: the agent hit an unrecoverable error. Open the job on the Mintlify dashboard to see why.`,
+        message: `${Job} failed ${after}: the agent hit an unrecoverable error. Open the job on the Mintlify dashboard to see why.`,
         fails: settings.failOn.has('failed')
       }
     case 'archived':
-      return { message: `${job} was archived ${after}.`, fails: settings.failOn.has('archived') }
-    case 'timeout': {
-      const limit = `the timeout of ${formatDuration(settings.timeoutMs)}`
-      if (result.job === undefined) {
-        return {
-          message: `${job} could not be read within ${limit}: ${result.lastFault ?? 'every poll failed'} (${result.polls} attempts). Check that base-url is reachable from this runner (and the proxy settings), or raise timeout.`,
-          fails: true
-        }
-      }
-      const fault = result.lastFault ? ` The last ${result.consecutiveFaults} polls failed: ${result.lastFault}.` : ''
-      return {
-        message: `${job} was still ${forLog(result.job.status)} when ${limit} ran out ${after}.${fault} Raise timeout to wait longer; the job itself goes on.`,
-        fails: settings.failOn.has('timeout')
-      }
-    }
+      return { message: `${Job} was archived ${after}.`, fails: settings.failOn.has('archived') }
+    case 'timeout':
+      return timeoutVerdict(result, settings, { Job, after })
     case 'error':
       return { message: result.reason, fails: true }
     case 'cancelled':
@@ -83,5 +72,41 @@ export function verdictOf(
         message: result.reason ?? `Cancelled while waiting for ${job} ${after}; the job itself goes on.`,
         fails: true
       }
+  }
+}
+
+/** What to do when the job could never be read, by the kind of the fault that kept recurring. */
+const ADVICE_WHEN_NEVER_READ: Readonly<Record<FaultKind, string>> = {
+  network: 'Check that base-url is reachable from this runner (and the proxy settings), or raise timeout.',
+  server: 'The API kept failing, and may be having an outage: run the step again later, or raise timeout.',
+  'rate limited':
+    'The API kept asking the action to slow down (steps that share a key share its limits): run fewer at once, or raise timeout.',
+  'not a job':
+    "Every answer was a success that held no agent job: check that base-url is the Mintlify admin API's root (https://api.mintlify.com), not another service's address.",
+  'not found':
+    'The job the API had just accepted never became readable. It may still be running: look for it on the Mintlify dashboard.'
+}
+
+function timeoutVerdict(
+  result: StepResult & { kind: 'timeout' },
+  settings: VerdictSettings,
+  words: { readonly Job: string; readonly after: string }
+): Verdict {
+  const limit = `the timeout of ${formatDuration(settings.timeoutMs)}`
+  if (result.job === undefined) {
+    const advice = ADVICE_WHEN_NEVER_READ[result.lastFaultKind ?? 'network']
+    return {
+      message: `${words.Job} could not be read within ${limit}: ${result.lastFault ?? 'every poll failed'} (${result.polls} attempts). ${advice}`,
+      fails: true
+    }
+  }
+  const status = forLog(result.job.status)
+  const fault = result.lastFault ? ` The last ${result.consecutiveFaults} polls failed: ${result.lastFault}.` : ''
+  const unknown = result.job.knownStatus
+    ? ''
+    : ` The API reported a status this action does not know ("${status}"), so it kept waiting for completed, archived or failed.`
+  return {
+    message: `${words.Job} was still ${status} when ${limit} ran out ${words.after}.${fault}${unknown} Raise timeout to wait longer; the job itself goes on.`,
+    fails: settings.failOn.has('timeout')
   }
 }

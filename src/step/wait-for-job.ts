@@ -1,23 +1,13 @@
 // Polling the job until it ends, with backoff: the delay in noticing the end stays a small fraction of how long the
 // job ran, faults are retried with growing waits (and never sooner than Retry-After), and the deadline holds.
 import { type AgentJob, isTerminal, type TerminalStatus } from '../admin-api/agent-job.ts'
-import type { PollResult } from '../admin-api/poll-answer.ts'
+import type { FaultKind, PollResult } from '../admin-api/poll-answer.ts'
 import type { Clock } from './clock.ts'
 import { faultDelay, pollDelay, type ScheduleOptions } from './poll-schedule.ts'
 import { requestBudget } from './time-budgets.ts'
 
 /** Reads the job once, within `timeoutMs`. */
 export type FetchJob = (timeoutMs: number) => Promise<PollResult>
-
-/** Where the wait starts from when the job is known already, e.g. from the answer that started it. */
-export interface KnownJob {
-  readonly job: AgentJob
-  /**
-   * After a follow-up the API may still show the job's earlier, finished status for a moment: a finished status
-   * then counts only once the job has been seen active, or after this long.
-   */
-  readonly settleMs?: number
-}
 
 export interface WaitOptions extends ScheduleOptions {
   readonly fetchJob: FetchJob
@@ -27,7 +17,15 @@ export interface WaitOptions extends ScheduleOptions {
   /** How often to say the job is still running. */
   readonly heartbeatMs?: number
   readonly onEvent?: (event: PollEvent) => void
-  readonly known?: KnownJob | undefined
+  /** The job as the answer that started (or followed) it gave it: as good as a first poll. */
+  readonly known?: AgentJob | undefined
+  /**
+   * After a follow-up the API may still show the job's earlier, finished status for a moment: a finished status
+   * then counts only once the job has been seen active, or after this long.
+   */
+  readonly settleMs?: number | undefined
+  /** For a job this step has just started or followed up: it may answer 404 for this long before it can be read. */
+  readonly notFoundGraceMs?: number | undefined
 }
 
 /** What the wait reports while it goes on, for the log. */
@@ -55,8 +53,13 @@ export interface WaitStats {
 export type WaitResult = WaitStats &
   (
     | { readonly kind: TerminalStatus }
-    /** The deadline passed; `lastFault` says what was failing, if the last poll failed. */
-    | { readonly kind: 'timeout'; readonly lastFault: string | undefined; readonly consecutiveFaults: number }
+    /** The deadline passed; `lastFault` says what was failing, if the last poll failed, and `lastFaultKind` its kind. */
+    | {
+        readonly kind: 'timeout'
+        readonly lastFault: string | undefined
+        readonly lastFaultKind: FaultKind | undefined
+        readonly consecutiveFaults: number
+      }
     /** A permanent fault: the reason says what to change. */
     | { readonly kind: 'error'; readonly reason: string }
     /** `reason` when the run was cancelled before the wait began. */
@@ -85,7 +88,7 @@ class JobWait {
   #polls = 0
   #faults = 0
   #consecutiveFaults = 0
-  #lastFault: string | undefined
+  #lastFault: { readonly reason: string; readonly kind: FaultKind } | undefined
   #job: AgentJob | undefined
 
   constructor(options: WaitOptions) {
@@ -95,14 +98,14 @@ class JobWait {
     this.#deadline = this.#start + options.timeoutMs
     this.#heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
     this.#nextHeartbeat = this.#start + this.#heartbeatMs
-    this.#seenActive = options.known?.settleMs === undefined
-    this.#settledAt = this.#start + (options.known?.settleMs ?? 0)
+    this.#seenActive = options.settleMs === undefined
+    this.#settledAt = this.#start + (options.settleMs ?? 0)
   }
 
   async run(): Promise<WaitResult> {
     const { known } = this.#options
     if (known) {
-      const ended = this.#startFrom(known.job)
+      const ended = this.#startFrom(known)
       if (ended) return ended
       // The answer that started the job is as good as a first poll: the next one waits its turn.
       const first = pollDelay(0, this.#options, this.#clock.random)
@@ -144,8 +147,23 @@ class JobWait {
     const now = this.#clock.now()
     this.#options.onEvent?.({ kind: 'poll', result, poll: this.#polls, tookMs: now - pollStart })
     if (result.kind === 'permanent') return this.#done({ ...this.#stats(), kind: 'error', reason: result.reason })
+    if (result.kind === 'not found') return this.#afterNotFound(result, now)
     const step = result.kind === 'job' ? this.#afterJob(result.job, now) : this.#afterFault(result, now)
     return step.kind === 'done' ? step : this.#beforeNextPoll(step.delay, result, now)
+  }
+
+  /** A job this step has just started or followed up may not be readable for a moment: that 404 is waited out. */
+  #afterNotFound(result: PollResult & { kind: 'not found' }, now: number): Step {
+    const grace = this.#options.notFoundGraceMs
+    if (grace === undefined) return this.#done({ ...this.#stats(), kind: 'error', reason: result.reason })
+    if (now - this.#start >= grace) return this.#done({ ...this.#stats(), kind: 'error', reason: result.sinceAccepted })
+    const fault = {
+      kind: 'transient',
+      reason: `${result.described}, as a job just started or followed up may answer for a moment`,
+      fault: 'not found'
+    } as const
+    const step = this.#afterFault(fault, now)
+    return step.kind === 'done' ? step : this.#beforeNextPoll(step.delay, fault, now)
   }
 
   #afterJob(job: AgentJob, now: number): Step {
@@ -163,13 +181,12 @@ class JobWait {
   }
 
   #afterFault(fault: PollResult & { kind: 'transient' }, now: number): Step {
-    if (fault.hostNotFound && this.#job === undefined) {
-      const reason = `The API host could not be found (${fault.reason}). Check base-url.`
-      return this.#done({ ...this.#stats(), kind: 'error', reason })
+    if (fault.hostNotFound !== undefined && this.#job === undefined) {
+      return this.#done({ ...this.#stats(), kind: 'error', reason: fault.hostNotFound })
     }
     this.#faults += 1
     this.#consecutiveFaults += 1
-    this.#lastFault = fault.reason
+    this.#lastFault = { reason: fault.reason, kind: fault.fault }
     const { random } = this.#clock
     const delay = Math.max(
       pollDelay(now - this.#start, this.#options, random),
@@ -177,18 +194,25 @@ class JobWait {
     )
     if (fault.retryAfterMs === undefined) return { kind: 'next', delay }
     if (now + fault.retryAfterMs > this.#deadline) {
-      this.#lastFault = `${fault.reason}; the API asked to wait ${Math.ceil(fault.retryAfterMs / 1000)}s (Retry-After), past the timeout`
+      const asked = `the API asked to wait ${Math.ceil(fault.retryAfterMs / 1000)}s (Retry-After), past the timeout`
+      this.#lastFault = { reason: `${fault.reason}; ${asked}`, kind: fault.fault }
       return this.#done(this.#timedOut())
     }
     return { kind: 'next', delay: Math.max(delay, fault.retryAfterMs) }
   }
 
   #timedOut(): WaitResult {
-    return { ...this.#stats(), kind: 'timeout', lastFault: this.#lastFault, consecutiveFaults: this.#consecutiveFaults }
+    return {
+      ...this.#stats(),
+      kind: 'timeout',
+      lastFault: this.#lastFault?.reason,
+      lastFaultKind: this.#lastFault?.kind,
+      consecutiveFaults: this.#consecutiveFaults
+    }
   }
 
   /** Ends the wait at the deadline; otherwise reports the fault or a heartbeat, and says how long to sleep. */
-  #beforeNextPoll(delay: number, result: PollResult, now: number): Step {
+  #beforeNextPoll(delay: number, result: Exclude<PollResult, { kind: 'not found' }>, now: number): Step {
     const remaining = this.#deadline - this.#clock.now()
     if (remaining <= 0) return this.#done(this.#timedOut())
     const sleep = Math.min(delay, remaining)

@@ -32,29 +32,29 @@ function base64Forms(secret: string): string[] {
 }
 
 /**
+ * Shorter than this, a secret or one of its forms would match ordinary text (a one-character token's base64 forms are
+ * empty, and would match everywhere; `comp` is in `completed`). No real key or token is this short; the runner still
+ * masks one that is, as it masks every secret.
+ */
+export const SHORTEST_REDACTED = 6
+
+/**
  * A redactor for these secrets, in every form they could come back in: as they are or percent-encoded (in part or
- * in whole), and base64-encoded at any alignment, whatever their letter case. It runs before any text is cut short
- * or escaped, so no part of a secret survives either.
+ * in whole), and base64-encoded at any alignment, whatever their letter case. It runs on text that is about to be
+ * shown (before it is cut short or escaped, so no part of a secret survives either), never on data the action
+ * decides on.
  */
 export function redactor(secrets: readonly string[]): Redact {
-  const present = [...new Set(secrets.filter((secret) => secret !== ''))]
+  const present = [...new Set(secrets.filter((secret) => secret.length >= SHORTEST_REDACTED))]
   if (present.length === 0) return (text) => text
   const patterns = present.flatMap((secret) => [
     { length: secret.length, source: percentPattern(secret) },
-    ...base64Forms(secret).map((form) => ({ length: form.length, source: escapeRegExp(form) }))
+    ...base64Forms(secret)
+      .filter((form) => form.length >= SHORTEST_REDACTED)
+      .map((form) => ({ length: form.length, source: escapeRegExp(form) }))
   ])
   // The longest first, so a secret that contains another is replaced whole.
   patterns.sort((a, b) => b.length - a.length)
   const pattern = new RegExp(patterns.map((candidate) => candidate.source).join('|'), 'gi')
   return (text) => text.replace(pattern, '***')
-}
-
-/** A copy of decoded JSON with every string (keys too) redacted. */
-export function redactJson(value: unknown, redact: Redact): unknown {
-  if (typeof value === 'string') return redact(value)
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, redact))
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactJson(item, redact)]))
-  }
-  return value
 }

@@ -353,7 +353,7 @@ describe('cancellation', () => {
       expect(result.exitCode).toBe(1)
       expect(result.outputs).toMatchObject({ status: 'active', outcome: 'cancelled' })
       expect(result.summary).toContain('⏹️ Run cancelled')
-      expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for Agent job "job-9"')
+      expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for agent job "job-9"')
       // Within the runner's patience (7.5 s from SIGINT to SIGTERM), with room for a loaded machine.
       expect(performance.now() - signalledAt).toBeLessThan(3000)
       await new Promise((resolve) => setTimeout(resolve, 500))

@@ -21,5 +21,6 @@ export const CONTEXT = {
   jobId: 'job-1',
   target: new URL('https://api.mintlify.com/v2/agent/docs/job/job-1'),
   redact: (text: string) => text.replaceAll('mint_secret', '***'),
-  githubHosts: new Set(['github.com'])
+  githubHosts: new Set(['github.com']),
+  hostNotFound: (reason: string) => `The API host could not be found (${reason}).`
 }

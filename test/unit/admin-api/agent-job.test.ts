@@ -133,3 +133,31 @@ describe('isTerminal', () => {
     ])
   })
 })
+
+describe('a job read as sent, shown redacted', () => {
+  const redact = (text: string) => text.replaceAll('comp', '***').replaceAll('mint_secret', '***')
+  const parseRedacting = (body: unknown) => parseJob(body, { ...EXPECTED, redact })
+
+  it('decides on the status as sent: a secret inside a status word breaks nothing', () => {
+    expect(parseRedacting({ ...valid, model: 'a mint_secret b' })).toMatchObject({
+      kind: 'job',
+      job: { status: 'completed', knownStatus: true, model: 'a *** b' }
+    })
+  })
+
+  it('keeps a status the contract does not list, redacted, and says it is unknown', () => {
+    expect(parseRedacting({ id: 'job-1', status: 'Queued-mint_secret' })).toMatchObject({
+      kind: 'job',
+      job: { status: 'queued-***', knownStatus: false }
+    })
+  })
+
+  it('refuses an id that holds a secret, since an id is used exactly as given', () => {
+    expect(parseRedacting({ id: 'job-mint_secret', status: 'active' })).toMatchObject({ kind: 'invalid' })
+  })
+
+  it('redacts the job it hands on as JSON, keys too', () => {
+    const parsed = parseRedacting({ ...valid, mint_secret: 'x', echo: ['mint_secret'] })
+    expect(parsed.kind === 'job' && parsed.job.body).toMatchObject({ '***': 'x', echo: ['***'], id: 'job-1' })
+  })
+})

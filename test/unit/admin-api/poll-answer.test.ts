@@ -24,7 +24,7 @@ describe('classifyPoll', () => {
     ['400', answer(400, { error: 'bad' }), 'permanent'],
     ['401', answer(401, { error: 'Invalid API key' }), 'permanent'],
     ['403', answer(403), 'permanent'],
-    ['404', answer(404, { error: 'Agent job not found' }), 'permanent'],
+    ['404', answer(404, { error: 'Agent job not found' }), 'not found'],
     ['410', answer(410), 'permanent'],
     ['cancelled', CANCELLED, 'cancelled']
   ] as const)('%s: %s', (_, exchanged, kind) => {
@@ -35,7 +35,8 @@ describe('classifyPoll', () => {
     expect(classifyPoll(network('ENOTFOUND'), 30_000, CONTEXT)).toEqual({
       kind: 'transient',
       reason: 'host not found (ENOTFOUND)',
-      hostNotFound: true
+      fault: 'network',
+      hostNotFound: 'The API host could not be found (host not found (ENOTFOUND)).'
     })
   })
 
@@ -48,10 +49,6 @@ describe('classifyPoll', () => {
   })
 
   it.each([
-    [
-      answer(404, { error: 'Agent job not found' }),
-      'No agent job "job-1" was found in project "docs" (HTTP 404: Agent job not found from GET https://api.mintlify.com/v2/agent/docs/job/job-1). Check job-id'
-    ],
     [
       answer(401, { error: 'Invalid API key' }),
       'The API refused the key (HTTP 401: Invalid API key). Check that the api-key secret holds a Mintlify admin API key'
@@ -70,14 +67,59 @@ describe('classifyPoll', () => {
     expect(classified.kind === 'permanent' && classified.reason).toContain(reason)
   })
 
+  it('reads a 404 two ways: for a job named by job-id, and for one the API has just accepted', () => {
+    expect(classifyPoll(answer(404, { error: 'Agent job not found' }), 30_000, CONTEXT)).toEqual({
+      kind: 'not found',
+      reason:
+        'No agent job "job-1" was found in project "docs" (HTTP 404: Agent job not found from GET https://api.mintlify.com/v2/agent/docs/job/job-1). Check job-id (the id the job-creating step returned), project-id (from the dashboard\'s API keys page), and that base-url is the API\'s root.',
+      sinceAccepted:
+        'The API accepted the request for agent job "job-1" but then answered HTTP 404: Agent job not found for it, past the time a new job takes to show. The job may still be running: look for it on the Mintlify dashboard.',
+      described: 'HTTP 404: Agent job not found'
+    })
+  })
+
+  it.each([
+    [answer(503), 'server'],
+    [answer(429), 'rate limited'],
+    [answer(200, { id: 'job-1' }), 'not a job'],
+    [TIMEOUT, 'network'],
+    [network('ECONNRESET'), 'network']
+  ])('names the kind of a transient fault, for the advice when faults outlast the timeout (%#)', (exchanged, fault) => {
+    expect(classifyPoll(exchanged, 30_000, CONTEXT)).toMatchObject({ kind: 'transient', fault })
+  })
+
+  it('decides on the job as sent, even when a secret is part of a word in it, and redacts only what is shown', () => {
+    const context = { ...CONTEXT, redact: (text: string) => text.replaceAll('comp', '***') }
+    const classified = classifyPoll(
+      answer(200, { id: 'job-1', status: 'completed', model: 'composer' }),
+      30_000,
+      context
+    )
+    expect(classified).toMatchObject({ kind: 'job', job: { status: 'completed', model: '***oser' } })
+  })
+
+  it("shows an error body's details after its error, redacted and bounded", () => {
+    const body = {
+      error: 'Invalid request',
+      details: { prompt: 'too long', echo: 'mint_secret', pad: 'x'.repeat(500) }
+    }
+    const classified = classifyPoll(answer(422, body), 30_000, CONTEXT)
+    const reason = classified.kind === 'permanent' ? classified.reason : ''
+    expect(reason).toContain('HTTP 422: Invalid request (details: {"prompt":"too long","echo":"***","pad":"xxx')
+    expect(reason).not.toContain('mint_secret')
+    expect(reason.length).toBeLessThan(500)
+  })
+
   it('names the fault of a transient answer, redacted and on one line', () => {
     expect(classifyPoll(answer(429, { error: 'limit\nfor mint_secret' }), 30_000, CONTEXT)).toEqual({
       kind: 'transient',
-      reason: 'rate limited (HTTP 429: limit for ***)'
+      reason: 'rate limited (HTTP 429: limit for ***)',
+      fault: 'rate limited'
     })
     expect(classifyPoll(TIMEOUT, 5000, CONTEXT)).toEqual({
       kind: 'transient',
-      reason: 'no complete answer within 5000ms (request-timeout)'
+      reason: 'no complete answer within 5000ms (request-timeout)',
+      fault: 'network'
     })
   })
 })

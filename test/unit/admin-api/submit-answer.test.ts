@@ -13,8 +13,11 @@ const FOLLOW_UP = { ...CONTEXT, what: 'send the follow-up to agent job "job-1"' 
 
 describe('classifySubmit', () => {
   it.each([
-    ['201 with the new job', answer(201, { id: 'job-9', status: 'active' }), 'job'],
+    ['201 with the new job', answer(201, { id: 'job-9', status: 'active' }), 'accepted'],
+    ["201 with only the new job's id", answer(201, { id: 'job-9' }), 'accepted'],
     ['201 whose job has no id', answer(201, { status: 'active' }), 'unknown'],
+    ['201 with neither id nor status', answer(201, {}), 'unknown'],
+    ['201 whose id holds a secret', answer(201, { id: 'x-mint_secret' }), 'unknown'],
     ['201 that is not JSON', answer(201, 'ok'), 'unknown'],
     ['429', answer(429, { error: 'Rate limit exceeded' }), 'not sent'],
     ['connection refused', network('ECONNREFUSED'), 'not sent'],
@@ -35,6 +38,27 @@ describe('classifySubmit', () => {
     ['a cancel while it was out', CANCELLED, 'cancelled']
   ] as const)('%s: %s', (_, exchanged, kind) => {
     expect(classifySubmit(exchanged, 30_000, START).kind).toBe(kind)
+  })
+
+  it.each([
+    ['an empty object', {}, 'accepted'],
+    ['the job it was sent to, without a status', { id: 'job-1' }, 'accepted'],
+    ['the job it was sent to, with a status', { id: 'job-1', status: 'active' }, 'accepted'],
+    ["another job's id", { id: 'job-2' }, 'unknown'],
+    ['a list', [], 'unknown']
+  ])('takes a 2xx to a follow-up holding %s as %s', (_, body, kind) => {
+    expect(classifySubmit(answer(200, body), 30_000, FOLLOW_UP)).toMatchObject({
+      kind,
+      ...(kind === 'accepted' ? { jobId: 'job-1' } : {})
+    })
+  })
+
+  it('keeps the id of a new job answered without a status, and waits for it', () => {
+    expect(classifySubmit(answer(201, { id: 'job_9' }), 30_000, START)).toEqual({
+      kind: 'accepted',
+      jobId: 'job_9',
+      job: undefined
+    })
   })
 
   it("keeps the API's own words for a refusal", () => {

@@ -29,7 +29,7 @@ describe('renderComment', () => {
     const stats = { polls: 3, elapsedMs: 65_000, job, faults: 0 }
     const result: WaitResult =
       outcome === 'timeout'
-        ? { ...stats, kind: outcome, lastFault: undefined, consecutiveFaults: 0 }
+        ? { ...stats, kind: outcome, lastFault: undefined, lastFaultKind: undefined, consecutiveFaults: 0 }
         : outcome === 'error'
           ? { ...stats, job: undefined, kind: outcome, reason: 'x' }
           : { ...stats, kind: outcome }

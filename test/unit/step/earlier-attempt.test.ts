@@ -71,9 +71,20 @@ describe('judgeEarlierAttempt', () => {
   it.each([
     ['a start whose job was never learned', earlier(UNKNOWN_JOB, { unsure: true }), undefined, 'refuse'],
     ['a job still active', earlier('job-1'), read('active'), 'wait'],
-    ['a job that could not be read for now', earlier('job-1'), { kind: 'transient', reason: 'HTTP 502' }, 'wait'],
+    [
+      'a job that could not be read for now',
+      earlier('job-1'),
+      { kind: 'transient', reason: 'HTTP 502', fault: 'server' },
+      'wait'
+    ],
     ['a job that ended', earlier('job-1'), read('completed'), 'send again'],
-    ['a job that is gone', earlier('job-1'), { kind: 'permanent', reason: 'HTTP 404' }, 'send again'],
+    [
+      'a job that is gone',
+      earlier('job-1'),
+      { kind: 'not found', reason: 'x', sinceAccepted: 'y', described: 'HTTP 404' },
+      'send again'
+    ],
+    ['a job no longer readable', earlier('job-1'), { kind: 'permanent', reason: 'HTTP 410' }, 'send again'],
     ['an unsure request whose job ended', earlier('job-1', { unsure: true }), read('failed'), 'refuse'],
     ['an unsure request whose job is still active', earlier('job-1', { unsure: true }), read('active'), 'wait'],
     [

@@ -1,7 +1,6 @@
 // Sending a request that changes something, on a simulated clock: what is sent again, when, and what each failure
 // says.
 import { describe, expect, it } from 'vitest'
-import { parseJob } from '../../../src/admin-api/agent-job.ts'
 import type { SubmitResult } from '../../../src/admin-api/submit-answer.ts'
 import { sendRequest } from '../../../src/step/send-request.ts'
 import { simulatedClock } from '../../../sim/simulated-clock.ts'
@@ -11,8 +10,7 @@ const WORDING = {
   gerund: 'Starting the agent job',
   lookFor: 'a new agent job in project "docs"'
 }
-const parsed = parseJob({ id: 'job-1', status: 'active' }, { jobId: undefined, githubHosts: new Set() })
-const ACCEPTED: SubmitResult = parsed.kind === 'job' ? parsed : { kind: 'unknown', reason: 'unreachable' }
+const ACCEPTED: SubmitResult = { kind: 'accepted', jobId: 'job-1', job: undefined }
 
 /** Sends with these answers in turn; records when each attempt was made. */
 async function send(answers: SubmitResult[], deadline = 600_000, cancelAfter = Infinity) {
@@ -40,14 +38,14 @@ const RATE_LIMITED: SubmitResult = { kind: 'not sent', reason: 'rate limited (HT
 describe('sendRequest', () => {
   it('sends once when the API answers', async () => {
     const { sent, attempts } = await send([ACCEPTED])
-    expect(sent.kind).toBe('job')
+    expect(sent.kind).toBe('accepted')
     expect(attempts).toEqual([0])
   })
 
   it('sends again, with growing waits, only what the API surely did not act on', async () => {
     const refused: SubmitResult = { kind: 'not sent', reason: 'connection refused (ECONNREFUSED)' }
     const { sent, attempts, log } = await send([refused, refused, ACCEPTED])
-    expect(sent.kind).toBe('job')
+    expect(sent.kind).toBe('accepted')
     expect(attempts).toEqual([0, 5000, 15_000])
     expect(log[0]).toBe(
       'Could not start the agent job: connection refused (ECONNREFUSED). The API surely did not act on it, so it is sent again in 5s.'

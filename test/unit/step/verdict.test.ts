@@ -34,7 +34,14 @@ describe('verdictOf', () => {
       'Agent job "job-1" was archived after 2m 5s (4 polls).'
     ],
     [
-      { ...stats, kind: 'timeout', job: job('active'), lastFault: undefined, consecutiveFaults: 0 },
+      {
+        ...stats,
+        kind: 'timeout',
+        job: job('active'),
+        lastFault: undefined,
+        lastFaultKind: undefined,
+        consecutiveFaults: 0
+      },
       true,
       'Agent job "job-1" was still active when the timeout of 30m ran out after 2m 5s (4 polls). Raise timeout to wait longer; the job itself goes on.'
     ],
@@ -47,7 +54,7 @@ describe('verdictOf', () => {
     [
       { ...stats, kind: 'cancelled', job: job('active') },
       true,
-      'Cancelled while waiting for Agent job "job-1" after 2m 5s (4 polls); the job itself goes on.'
+      'Cancelled while waiting for agent job "job-1" after 2m 5s (4 polls); the job itself goes on.'
     ]
   ] as const)('%#: fails %s and says what happened', (result, fails, message) => {
     expect(verdict(result)).toEqual({ fails, message })
@@ -61,23 +68,61 @@ describe('verdictOf', () => {
   ] as const)('fails on %s only when fail-on names it', (kind, failOn, fails) => {
     const result: StepResult =
       kind === 'timeout'
-        ? { ...stats, kind, job: job('active'), lastFault: undefined, consecutiveFaults: 0 }
+        ? { ...stats, kind, job: job('active'), lastFault: undefined, lastFaultKind: undefined, consecutiveFaults: 0 }
         : { ...stats, kind, job: job(kind) }
     expect(verdict(result, [...failOn]).fails).toBe(fails)
   })
 
-  it('always fails a timeout in which the job could never be read, saying what kept failing', () => {
+  it.each([
+    [
+      'network',
+      'connection refused (ECONNREFUSED)',
+      'Check that base-url is reachable from this runner (and the proxy settings), or raise timeout.'
+    ],
+    [
+      'server',
+      'HTTP 503',
+      'The API kept failing, and may be having an outage: run the step again later, or raise timeout.'
+    ],
+    ['rate limited', 'rate limited (HTTP 429)', 'The API kept asking the action to slow down'],
+    [
+      'not a job',
+      'HTTP 200 with a body that is not a job: the body has no "status" string',
+      "check that base-url is the Mintlify admin API's root"
+    ],
+    ['not found', 'HTTP 404', 'never became readable. It may still be running: look for it on the Mintlify dashboard.']
+  ] as const)(
+    'always fails a timeout in which the job could never be read, with advice for %s faults',
+    (kind, fault, advice) => {
+      const result: StepResult = {
+        ...stats,
+        kind: 'timeout',
+        job: undefined,
+        lastFault: fault,
+        lastFaultKind: kind,
+        consecutiveFaults: 4
+      }
+      const { fails, message } = verdict(result, [])
+      expect(fails).toBe(true)
+      expect(message).toContain(
+        `Agent job "job-1" could not be read within the timeout of 30m: ${fault} (4 attempts). `
+      )
+      expect(message).toContain(advice)
+      if (kind !== 'network') expect(message).not.toContain('reachable')
+    }
+  )
+
+  it('says when the job timed out in a status this action does not know', () => {
     const result: StepResult = {
       ...stats,
       kind: 'timeout',
-      job: undefined,
-      lastFault: 'HTTP 503',
-      consecutiveFaults: 4
+      job: job('queued'),
+      lastFault: undefined,
+      lastFaultKind: undefined,
+      consecutiveFaults: 0
     }
-    expect(verdict(result, [])).toEqual({
-      fails: true,
-      message:
-        'Agent job "job-1" could not be read within the timeout of 30m: HTTP 503 (4 attempts). Check that base-url is reachable from this runner (and the proxy settings), or raise timeout.'
-    })
+    expect(verdict(result).message).toBe(
+      'Agent job "job-1" was still queued when the timeout of 30m ran out after 2m 5s (4 polls). The API reported a status this action does not know ("queued"), so it kept waiting for completed, archived or failed. Raise timeout to wait longer; the job itself goes on.'
+    )
   })
 })

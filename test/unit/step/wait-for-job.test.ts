@@ -118,7 +118,7 @@ describe('waitForJob', () => {
   it('retries transient faults with growing waits, then reports the job', async () => {
     const clock = simulatedClock(() => 0)
     const { polls, fetchJob } = scripted(clock, (_, i) =>
-      i < 4 ? { kind: 'transient', reason: 'HTTP 503' } : { kind: 'job', job: job('completed') }
+      i < 4 ? { kind: 'transient', reason: 'HTTP 503', fault: 'server' } : { kind: 'job', job: job('completed') }
     )
     const result = await waitForJob({ ...OPTIONS, fetchJob, clock })
     expect(result).toMatchObject({ kind: 'completed', polls: 5, faults: 4 })
@@ -129,7 +129,7 @@ describe('waitForJob', () => {
     const clock = simulatedClock(() => 0)
     const { polls, fetchJob } = scripted(clock, (_, i) =>
       i === 0
-        ? { kind: 'transient', reason: 'rate limited (HTTP 429)', retryAfterMs: 90_000 }
+        ? { kind: 'transient', reason: 'rate limited (HTTP 429)', fault: 'server', retryAfterMs: 90_000 }
         : { kind: 'job', job: job('completed') }
     )
     await waitForJob({ ...OPTIONS, fetchJob, clock })
@@ -141,6 +141,7 @@ describe('waitForJob', () => {
     const { fetchJob } = scripted(clock, () => ({
       kind: 'transient',
       reason: 'rate limited (HTTP 429)',
+      fault: 'rate limited',
       retryAfterMs: 3_600_000
     }))
     const result = await waitForJob({ ...OPTIONS, fetchJob, clock })
@@ -153,24 +154,32 @@ describe('waitForJob', () => {
     const clock = simulatedClock()
     const { polls, fetchJob } = scripted(clock, () => ({
       kind: 'transient',
-      reason: 'connection refused (ECONNREFUSED)'
+      reason: 'connection refused (ECONNREFUSED)',
+      fault: 'network'
     }))
     const result = await waitForJob({ ...OPTIONS, timeoutMs: 120_000, fetchJob, clock })
     expect(result).toMatchObject({
       kind: 'timeout',
       job: undefined,
       lastFault: 'connection refused (ECONNREFUSED)',
+      lastFaultKind: 'network',
       elapsedMs: 120_000
     })
     expect(result.polls).toBe(polls.length)
   })
 
   it('stops when the host is unknown before the API ever answered, but not after', async () => {
-    const notFound: PollResult = { kind: 'transient', reason: 'host not found (ENOTFOUND)', hostNotFound: true }
+    const notFound: PollResult = {
+      kind: 'transient',
+      reason: 'host not found (ENOTFOUND)',
+      fault: 'network',
+      hostNotFound: 'The runner could not resolve the host.'
+    }
     const first = simulatedClock()
     const never = scripted(first, () => notFound)
     expect(await waitForJob({ ...OPTIONS, fetchJob: never.fetchJob, clock: first })).toMatchObject({
       kind: 'error',
+      reason: 'The runner could not resolve the host.',
       polls: 1
     })
 
@@ -204,5 +213,50 @@ describe('waitForJob', () => {
     const heartbeats = events.filter((e) => e.kind === 'heartbeat').length
     expect(heartbeats).toBeGreaterThanOrEqual(3)
     expect(heartbeats).toBeLessThanOrEqual(5)
+  })
+
+  describe('a job this step has just started or followed up', () => {
+    const notFound: PollResult = {
+      kind: 'not found',
+      reason: 'No agent job "j" was found in project "p". Check job-id',
+      sinceAccepted: 'The API accepted the request for agent job "j" but then answered HTTP 404 for it.',
+      described: 'HTTP 404: Agent job not found'
+    }
+
+    it('waits out a 404 for the grace it is given, then reads the job', async () => {
+      const clock = simulatedClock(() => 0)
+      const { fetchJob } = scripted(clock, (at) => (at < 12_000 ? notFound : { kind: 'job', job: job('completed') }))
+      const result = await waitForJob({ ...OPTIONS, fetchJob, clock, notFoundGraceMs: 30_000 })
+      expect(result).toMatchObject({ kind: 'completed', faults: 2 })
+    })
+
+    it('stops after the grace without sending the user to check job-id', async () => {
+      const clock = simulatedClock(() => 0)
+      const { fetchJob } = scripted(clock, () => notFound)
+      const result = await waitForJob({ ...OPTIONS, fetchJob, clock, notFoundGraceMs: 30_000 })
+      expect(result).toMatchObject({ kind: 'error', reason: notFound.sinceAccepted })
+      expect(clock.now()).toBeGreaterThanOrEqual(30_000)
+    })
+
+    it('stops at the first 404 for a job given by job-id', async () => {
+      const clock = simulatedClock(() => 0)
+      const { fetchJob } = scripted(clock, () => notFound)
+      expect(await waitForJob({ ...OPTIONS, fetchJob, clock })).toMatchObject({
+        kind: 'error',
+        polls: 1,
+        reason: notFound.reason
+      })
+    })
+
+    it("does not end on a follow-up's lingering finished status, even when its answer held no job", async () => {
+      const clock = simulatedClock(() => 0)
+      const { polls, fetchJob } = scripted(clock, (_, i) => ({
+        kind: 'job',
+        job: job(i === 1 ? 'active' : 'completed')
+      }))
+      const result = await waitForJob({ ...OPTIONS, fetchJob, clock, settleMs: 60_000 })
+      expect(result).toMatchObject({ kind: 'completed' })
+      expect(polls).toHaveLength(3)
+    })
   })
 })
