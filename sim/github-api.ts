@@ -37,6 +37,25 @@ export interface FakeGitHubOptions {
   readonly htmlUrl?: (comment: StoredComment) => string
   /** Answers each request this long after it arrived, as a GitHub far away does. */
   readonly latencyMs?: number
+  /**
+   * Carries out a write, then answers with the status this returns (e.g. 502) instead of the result: GitHub made
+   * the comment, but the answer never said so. `write` counts the writes, from 0.
+   */
+  readonly failAfterWriting?: (call: string, write: number) => number | undefined
+}
+
+/** GitHub refuses a comment longer than this, with this answer. */
+const MAX_BODY = 65_536
+const TOO_LONG = {
+  message: 'Validation Failed',
+  errors: [
+    {
+      resource: 'IssueComment',
+      code: 'custom',
+      field: 'body',
+      message: 'body is too long (maximum is 65536 characters)'
+    }
+  ]
 }
 
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -60,6 +79,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     comments.push({ ...comment, id: nextId++, createdAt: at, updatedAt: at })
   }
   const failures = [...(options.failFirst ?? [])]
+  let writes = 0
   const listPath = new RegExp(`^/repos/${owner}/${repo}/issues/(\\d+)/comments$`)
   const updatePath = new RegExp(`^/repos/${owner}/${repo}/issues/comments/(\\d+)$`)
   const server: RunningServer = await startServer(async (req, res) => {
@@ -97,11 +117,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const page = Number(url.searchParams.get('page') ?? 1)
       const all = comments.filter((comment) => comment.issue === issue)
       const pageItems = all.slice((page - 1) * perPage, page * perPage)
-      const headers: Record<string, string> = {}
-      if (page * perPage < all.length) {
-        headers['link'] = `<${server.url}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`
-      }
-      return sendJson(res, 200, pageItems.map(view), headers)
+      return sendJson(
+        res,
+        200,
+        pageItems.map(view),
+        pageLinks(`${server.url}${url.pathname}`, perPage, page, all.length)
+      )
     }
     if (options.refuseWrites !== undefined && req.method !== 'GET') {
       return sendJson(res, options.refuseWrites, {
@@ -109,8 +130,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         documentation_url: 'https://docs.github.com/rest/issues/comments'
       })
     }
+    const failAfterWriting = (): number | undefined => options.failAfterWriting?.(call, writes++)
     if (list && req.method === 'POST') {
       const { body } = await readBody(req)
+      if (String(body).length > MAX_BODY) return sendJson(res, 422, TOO_LONG)
       const at = now()
       const comment: StoredComment = {
         id: nextId++,
@@ -121,18 +144,38 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         updatedAt: at
       }
       comments.push(comment)
-      return sendJson(res, 201, view(comment))
+      const status = failAfterWriting()
+      return status === undefined
+        ? sendJson(res, 201, view(comment))
+        : sendJson(res, status, { message: 'Server Error' })
     }
     const update = updatePath.exec(url.pathname)
     if (update && req.method === 'PATCH') {
       // A token with admin rights can edit anyone's comment, as on GitHub: the action must not rely on a refusal.
       const comment = comments.find((candidate) => candidate.id === Number(update[1]))
       if (!comment) return sendJson(res, 404, { message: 'Not Found' })
-      comment.body = String((await readBody(req))['body'])
+      const body = String((await readBody(req))['body'])
+      if (body.length > MAX_BODY) return sendJson(res, 422, TOO_LONG)
+      comment.body = body
       comment.updatedAt = now()
-      return sendJson(res, 200, view(comment))
+      const status = failAfterWriting()
+      return status === undefined
+        ? sendJson(res, 200, view(comment))
+        : sendJson(res, status, { message: 'Server Error' })
     }
     return sendJson(res, 404, { message: 'Not Found' })
   })
   return { ...server, comments, calls }
+}
+
+/** The Link header GitHub sends with a page of a list: `first`, `prev`, `next` and `last`, as each applies. */
+function pageLinks(base: string, perPage: number, page: number, total: number): Record<string, string> {
+  const last = Math.max(1, Math.ceil(total / perPage))
+  const link = (n: number, rel: string) => `<${base}?per_page=${perPage}&page=${n}>; rel="${rel}"`
+  const links = [
+    ...(page > 1 ? [link(page - 1, 'prev')] : []),
+    ...(page < last ? [link(page + 1, 'next'), link(last, 'last')] : []),
+    ...(page > 1 ? [link(1, 'first')] : [])
+  ]
+  return links.length > 0 ? { link: links.join(', ') } : {}
 }

@@ -5,21 +5,33 @@ import type { WaitResult } from '../step/wait-for-job.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forMarkdown } from '../text/untrusted-text.ts'
 import { markerOf } from './tracking-marker.ts'
-import { type TrackingState, UNKNOWN_JOB } from './tracking-state.ts'
+import { type TrackingState, UNKNOWN_JOB, withoutOldestFollowUp } from './tracking-state.ts'
 
-/** What the tracking comment says: the job is running, was started without waiting, or how it ended. */
+/** GitHub refuses a comment longer than this. */
+export const MAX_COMMENT_LENGTH = 65_536
+
+/**
+ * What the tracking comment says: a prompt is being sent, the job is running, was started without waiting, or how
+ * it ended.
+ */
 export type CommentView =
-  | { readonly kind: 'active' | 'started' }
+  | { readonly kind: 'sending' | 'active' | 'started' }
   /** The wait ended: `message` is the verdict's line. */
   | { readonly kind: 'ended'; readonly result: WaitResult; readonly message: string; readonly timeoutMs: number }
 
 /** What the stage means, after its heading. */
+/** API text, as code: GitHub makes no mention, issue reference or link of it, so it notifies nobody. */
+const asCode = (text: string, max?: number): string => `<code>${forMarkdown(text, max)}</code>`
+
+const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended'>, string>> = {
+  sending:
+    'this run records the request here before sending it. If this comment still says so once the run has ended, the run stopped before it could tell whether the request arrived, and a re-run of it sends nothing again.',
+  active: 'the agent is working on it. This comment is edited when the job ends.',
+  started: 'the agent is working on it; this run does not wait for it (`wait: false`).'
+}
+
 function detailOf(view: CommentView): string {
-  if (view.kind !== 'ended') {
-    return view.kind === 'active'
-      ? 'the agent is working on it. This comment is edited when the job ends.'
-      : 'the agent is working on it; this run does not wait for it (`wait: false`).'
-  }
+  if (view.kind !== 'ended') return WAITING_DETAIL[view.kind]
   const { result } = view
   switch (result.kind) {
     case 'completed': {
@@ -33,11 +45,11 @@ function detailOf(view: CommentView): string {
     case 'archived':
       return 'the job was archived.'
     case 'timeout':
-      return `the job was ${result.job ? `still ${forMarkdown(result.job.status)}` : 'never readable'} after ${formatDuration(view.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
+      return `the job was ${result.job ? `still ${asCode(result.job.status)}` : 'never readable'} after ${formatDuration(view.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
     case 'cancelled':
       return 'this workflow run was cancelled, and the Mintlify agent job may still be running. The Mintlify dashboard shows it.'
     case 'error':
-      return forMarkdown(view.message, 1000)
+      return asCode(view.message, 1000)
   }
 }
 
@@ -53,13 +65,12 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
   const { emoji, title } = OUTCOME_WORDING[stageOf(view)]
   // In <code>, GitHub makes no mention, issue reference or link of the prompt's text: it notifies nobody.
   const asked = state.requests.map(
-    (request) =>
-      `- ${request.kind === 'start' ? 'Prompt' : 'Follow-up'}: <code>${forMarkdown(request.line, 200)}</code>`
+    (request) => `- ${request.kind === 'start' ? 'Prompt' : 'Follow-up'}: ${asCode(request.line, 200)}`
   )
   if (state.omitted) asked.splice(1, 0, `- … ${state.omitted} earlier follow-up${state.omitted === 1 ? '' : 's'}`)
-  const details = [state.job === UNKNOWN_JOB ? 'job unknown' : `job <code>${forMarkdown(state.job)}</code>`]
+  const details = [state.job === UNKNOWN_JOB ? 'job unknown' : `job ${asCode(state.job)}`]
   const job = view.kind === 'ended' ? view.result.job : undefined
-  if (job?.model) details.push(`model ${forMarkdown(job.model)}`)
+  if (job?.model) details.push(`model ${asCode(job.model)}`)
   if (view.kind === 'ended') details.push(`waited ${formatDuration(view.result.elapsedMs)}`)
   details.push(`<a href="${forMarkdown(runUrl)}">workflow run</a>`)
   return [
@@ -69,4 +80,20 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
     '',
     `<sub>${details.join(' · ')}</sub>`
   ].join('\n')
+}
+
+/**
+ * The comment within the size GitHub allows, whatever the length of the ids and prompts: the oldest follow-ups are
+ * left out (and counted) until it fits. Undefined when even the first prompt alone does not fit.
+ */
+export function fitComment(
+  state: TrackingState,
+  view: CommentView,
+  runUrl: string
+): { readonly body: string; readonly state: TrackingState } | undefined {
+  for (let fitting: TrackingState | undefined = state; fitting; fitting = withoutOldestFollowUp(fitting)) {
+    const body = renderComment(fitting, view, runUrl)
+    if (body.length <= MAX_COMMENT_LENGTH) return { body, state: fitting }
+  }
+  return undefined
 }

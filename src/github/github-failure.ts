@@ -17,7 +17,8 @@ export interface FailedWork {
   readonly redact: Redact
 }
 
-function httpStatusOf(error: unknown): number | undefined {
+/** The HTTP status an Octokit error carries; undefined for a failure without an answer. */
+export function httpStatusOf(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
     ? error.status
     : undefined
@@ -49,4 +50,10 @@ export function describeGitHubFailure(error: unknown, github: GitHubClient, work
   }
   if (status === 404) return `${failed}: it was not found (${detail}). Check issue-number.`
   return `${failed} (${detail}).`
+}
+
+/** Whether GitHub refused for want of permission (not a rate limit): writing again in this run cannot help. */
+export function isPermissionRefusal(error: unknown, github: GitHubClient): boolean {
+  const status = httpStatusOf(error)
+  return (status === 401 || status === 403) && github.rateLimitHit() === undefined
 }

@@ -4,11 +4,10 @@
 import { context } from '@actions/github'
 import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted-text.ts'
-import type { CommentView } from './comment-body.ts'
 import { type CommentTarget, resolveCommentTarget } from './comment-target.ts'
-import { describeGitHubFailure } from './github-failure.ts'
+import { describeGitHubFailure, isPermissionRefusal } from './github-failure.ts'
 import { createGitHubClient, type GitHubAccess, type GitHubClient, type GitHubWork } from './octokit-client.ts'
-import { type CommentResult, type TrackedComment, TrackingComments, type TrackingUpdate } from './tracking-comments.ts'
+import { type CommentResult, type CommentWrite, type TrackedComment, TrackingComments } from './tracking-comments.ts'
 
 /** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
 export interface WorkflowRun {
@@ -21,15 +20,15 @@ export interface GitHubSide {
   readonly target: CommentTarget
   readonly run: WorkflowRun
   /**
-   * The action's own tracking comments on the issue or pull request, oldest update first, read within
+   * The action's own tracking comments on the issue or pull request, oldest report first, read within
    * `deadlineMs`. Throws an Error whose message says what went wrong and what to do.
    */
   listTracked(deadlineMs: number): Promise<TrackedComment[]>
   /**
-   * Creates or edits the tracking comment of `update.job`, adding `update.add` to the requests it lists. Everything
-   * it does ends within `deadlineMs`. Never throws.
+   * Posts or edits a tracking comment, within `deadlineMs`. Never throws. After GitHub has refused a write for want
+   * of permission, no other write is sent in this run: `skipped` says so.
    */
-  write(update: TrackingUpdate, view: CommentView, deadlineMs: number): Promise<CommentResult>
+  write(write: CommentWrite, deadlineMs: number): Promise<CommentResult | { readonly kind: 'skipped' }>
 }
 
 export type OpenedGitHub =
@@ -43,6 +42,7 @@ export interface GitHubSideOptions {
   readonly transport: Transport
   /** For Octokit's own log lines. */
   readonly debug: (message: string) => void
+  readonly warning: (message: string) => void
 }
 
 /** What the action reads of the workflow run and the event that started it. */
@@ -64,16 +64,20 @@ export function openGitHubSide(options: GitHubSideOptions, run: RunContext = con
     token: options.token,
     apiUrl: run.apiUrl,
     log: (message: string) => {
-      options.debug(`GitHub: ${forLog(transport.redact(message), 500)}`)
+      // Octokit's request log names GitHub's request id, or "undefined" when an answer has none.
+      const line = message.replace(/ with id undefined\b/, '')
+      options.debug(`GitHub: ${forLog(transport.redact(line), 500)}`)
     }
   }
   const comments = new TrackingComments({
     target,
     runUrl: workflow.url,
     redact: transport.redact,
-    debug: options.debug
+    warning: options.warning
   })
   const work = { transport, access, target }
+  /** Set once GitHub refuses a write for want of permission: trying again in this run cannot help. */
+  let refused = false
   const side: GitHubSide = {
     target,
     run: workflow,
@@ -83,13 +87,17 @@ export function openGitHubSide(options: GitHubSideOptions, run: RunContext = con
       if (listed.kind === 'failed') throw new Error(listed.failure, { cause: listed.cause })
       return listed.value
     },
-    write: async (update, view, deadlineMs) => {
+    write: async (write, deadlineMs) => {
+      if (refused) return { kind: 'skipped' }
       // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
       // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
+      const { view } = write
       const cancelled = view.kind === 'ended' && view.result.kind === 'cancelled'
       const limits = { deadlineMs, cancellable: false, throttled: !cancelled }
-      const written = await doGitHubWork(work, limits, 'comment on', (client) => comments.write(client, update, view))
-      return written.kind === 'done' ? written.value : { kind: 'warning', warning: written.failure }
+      const written = await doGitHubWork(work, limits, 'comment on', (client) => comments.write(client, write))
+      if (written.kind === 'done') return written.value
+      refused = written.refused
+      return { kind: 'warning', warning: written.failure }
     }
   }
   return { kind: 'ready', side }
@@ -97,7 +105,7 @@ export function openGitHubSide(options: GitHubSideOptions, run: RunContext = con
 
 type WorkDone<T> =
   | { readonly kind: 'done'; readonly value: T }
-  | { readonly kind: 'failed'; readonly failure: string; readonly cause: unknown }
+  | { readonly kind: 'failed'; readonly failure: string; readonly cause: unknown; readonly refused: boolean }
 
 /** Runs one piece of GitHub work on a client of its own, bounded by its deadline; a failure becomes a message. */
 async function doGitHubWork<T>(
@@ -119,7 +127,7 @@ async function doGitHubWork<T>(
       cancelled: transport.cancelSignal.aborted,
       redact: transport.redact
     })
-    return { kind: 'failed', failure, cause: error }
+    return { kind: 'failed', failure, cause: error, refused: isPermissionRefusal(error, client) }
   }
 }
 

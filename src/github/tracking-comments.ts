@@ -2,34 +2,45 @@
 // written (posted, or edited in place) one per job.
 import type { Redact } from '../text/redact.ts'
 import { httpUrl } from '../text/untrusted-text.ts'
-import { type CommentView, renderComment } from './comment-body.ts'
+import { type CommentView, fitComment } from './comment-body.ts'
 import type { CommentTarget } from './comment-target.ts'
+import { httpStatusOf } from './github-failure.ts'
 import type { GitHubClient } from './octokit-client.ts'
 import { isAuthor, loginOf } from './token-identity.ts'
 import { readMarker } from './tracking-marker.ts'
-import { type TrackedRequest, type TrackingState, UNKNOWN_JOB, withRequests } from './tracking-state.ts'
+import { lastReported, sameRequest, type TrackingState, UNKNOWN_JOB, withRequests } from './tracking-state.ts'
 
 /** One of the action's own tracking comments. */
 export interface TrackedComment {
   readonly id: number
   readonly state: TrackingState
-  /** When it was last edited, as GitHub says (ISO 8601). */
-  readonly updatedAt: string
+  /** Its address, when GitHub gave an http(s) one. */
+  readonly url: string | undefined
 }
 
-export interface TrackingUpdate {
-  readonly job: string
-  /** Requests to list in the comment (one it lists already is not added twice). */
-  readonly add: readonly TrackedRequest[]
-  /** The job was started by this step, so no comment tracks it yet. */
-  readonly started?: boolean
+export interface CommentWrite {
+  /** The comment to edit; undefined to post one (or, with `find`, to edit the job's own comment if it has one). */
+  readonly commentId: number | undefined
+  readonly state: TrackingState
+  readonly view: CommentView
+  /** Look on the issue for the job's own comment before posting one: a job started elsewhere, or followed up. */
+  readonly find: boolean
+  /** The time of this report, recorded in the marker. */
+  readonly at: number
 }
 
-/** The tracking comment's address, or a warning saying why there is none. */
 export type CommentResult =
-  { readonly kind: 'commented'; readonly url: string } | { readonly kind: 'warning'; readonly warning: string }
+  /** `state` is what the comment now holds; `note` says something the log should (the comment had been deleted). */
+  | {
+      readonly kind: 'commented'
+      readonly commentId: number
+      readonly url: string | undefined
+      readonly state: TrackingState
+      readonly note?: string
+    }
+  | { readonly kind: 'warning'; readonly warning: string }
 
-/** 100 comments a page: the action looks through an issue's first 10,000 comments. */
+/** 100 comments a page: the action looks through 10,000 of an issue's comments, the newest first. */
 const MAX_COMMENT_PAGES = 100
 
 export interface TrackingCommentsOptions {
@@ -37,72 +48,134 @@ export interface TrackingCommentsOptions {
   /** The workflow run's page, linked from each comment. */
   readonly runUrl: string
   readonly redact: Redact
-  readonly debug: (message: string) => void
+  readonly warning: (message: string) => void
 }
 
 export class TrackingComments {
   readonly #options: TrackingCommentsOptions
   #login: Promise<string> | undefined
   /** The tracking comments found or written so far, by job: an edit then needs no new search. */
-  readonly #known = new Map<string, { readonly id: number; readonly state: TrackingState }>()
+  readonly #known = new Map<string, TrackedComment>()
 
   constructor(options: TrackingCommentsOptions) {
     this.#options = options
   }
 
-  /** The action's own tracking comments (its marker, written by the token's own account), oldest update first. */
+  /** The action's own tracking comments (its marker, written by the token's own account), oldest report first. */
   async list(github: GitHubClient): Promise<TrackedComment[]> {
     const me = await this.#me(github)
     const own: TrackedComment[] = []
-    const { owner, repo, number } = this.#options.target
-    const pages = github.octokit.paginate.iterator(github.octokit.rest.issues.listComments, {
-      owner,
-      repo,
-      issue_number: number,
-      per_page: 100
-    })
-    let read = 0
-    for await (const page of pages) {
-      // A Link header that never ends (or points back) cannot keep the step reading.
-      if (++read > MAX_COMMENT_PAGES) {
-        this.#options.debug(`GitHub: stopped after ${MAX_COMMENT_PAGES} pages of comments.`)
-        break
-      }
-      for (const comment of page.data) {
+    for await (const page of this.#newestPagesFirst(github)) {
+      for (const comment of page) {
         // Only a comment that starts with the marker (a reply quoting ours starts with "> "), and only our own.
         const state = readMarker(comment.body)
-        if (state && isAuthor(comment.user, me)) {
-          own.push({ id: comment.id, state, updatedAt: comment.updated_at })
-          // A start that may not have made a job gets a comment of its own each time, never an earlier one.
-          if (state.job !== UNKNOWN_JOB) this.#known.set(state.job, { id: comment.id, state })
-        }
+        if (!state || !isAuthor(comment.user, me)) continue
+        const tracked = { id: comment.id, state, url: httpUrl(this.#options.redact(comment.html_url))?.href }
+        own.push(tracked)
       }
     }
-    return own.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt))
+    // The action's own record says which job it reported last: a person's edit of an old comment changes nothing.
+    own.sort((a, b) => lastReported(a.state) - lastReported(b.state) || a.id - b.id)
+    // A start that may not have made a job gets a comment of its own each time, never an earlier one.
+    for (const tracked of own) if (tracked.state.job !== UNKNOWN_JOB) this.#known.set(tracked.state.job, tracked)
+    return own
   }
 
-  /** Posts or edits the tracking comment of `update.job`. */
-  async write(github: GitHubClient, update: TrackingUpdate, view: CommentView): Promise<CommentResult> {
-    // A job just started has no comment yet: the first one goes out without reading the issue first.
-    if (update.job !== UNKNOWN_JOB && !update.started && !this.#known.has(update.job)) await this.list(github)
-    const existing = this.#known.get(update.job)
-    const state = withRequests(existing?.state ?? { job: update.job, requests: [] }, update.add)
-    const body = renderComment(state, view, this.#options.runUrl)
-    const { owner, repo, number } = this.#options.target
-    const response =
-      existing === undefined
-        ? await github.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body })
-        : await github.octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body })
-    this.#known.set(update.job, { id: response.data.id, state })
-    const url = httpUrl(this.#options.redact(response.data.html_url))
-    if (!url) {
-      const { noun } = this.#options.target
+  /** Posts or edits a tracking comment; throws what GitHub threw. */
+  async write(github: GitHubClient, write: CommentWrite): Promise<CommentResult> {
+    const { commentId, state } = await this.#whereToWrite(github, write)
+    const fitted = fitComment({ ...state, reportedAt: write.at }, write.view, this.#options.runUrl)
+    if (fitted === undefined) {
       return {
         kind: 'warning',
-        warning: `Commented on ${noun} #${number} in ${owner}/${repo}, but GitHub gave no http(s) address for the comment.`
+        warning: `The tracking comment was not written: with this job's id and prompt it would pass the 65,536 characters GitHub allows a comment.`
       }
     }
-    return { kind: 'commented', url: url.href }
+    const written =
+      commentId === undefined ? await this.#post(github, fitted) : await this.#edit(github, commentId, fitted)
+    const tracked = { id: written.id, state: fitted.state, url: written.url }
+    if (tracked.state.job !== UNKNOWN_JOB) this.#known.set(tracked.state.job, tracked)
+    return {
+      kind: 'commented',
+      commentId: written.id,
+      url: written.url,
+      state: fitted.state,
+      ...(written.note ? { note: written.note } : {})
+    }
+  }
+
+  /** The comment to edit, and the state to write: with `find`, the job's own comment's requests come first. */
+  async #whereToWrite(
+    github: GitHubClient,
+    write: CommentWrite
+  ): Promise<{ commentId: number | undefined; state: TrackingState }> {
+    const { state } = write
+    if (write.commentId !== undefined || !write.find || state.job === UNKNOWN_JOB) return write
+    if (!this.#known.has(state.job)) await this.list(github)
+    const found = this.#known.get(state.job)
+    return found ? { commentId: found.id, state: withRequests(found.state, state.requests) } : write
+  }
+
+  /**
+   * Posts a new comment, never blindly twice: GitHub may have made a comment it answered with a 5xx or never
+   * answered at all, so before posting again it looks for that comment's marker.
+   */
+  async #post(github: GitHubClient, fitted: { body: string; state: TrackingState }): Promise<Written> {
+    const { owner, repo, number } = this.#options.target
+    const post = () =>
+      github.octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number: number,
+        body: fitted.body,
+        request: { retries: 0 }
+      })
+    try {
+      return this.#written(await post())
+    } catch (error) {
+      if (!mayHaveLanded(error)) throw error
+    }
+    const landed = (await this.list(github)).find((tracked) => sameComment(tracked.state, fitted.state))
+    return landed ?? this.#written(await post())
+  }
+
+  /** Edits a comment; one deleted since is posted anew, and the log says so. */
+  async #edit(
+    github: GitHubClient,
+    commentId: number,
+    fitted: { body: string; state: TrackingState }
+  ): Promise<Written> {
+    const { owner, repo } = this.#options.target
+    try {
+      return this.#written(
+        await github.octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: fitted.body })
+      )
+    } catch (error) {
+      if (httpStatusOf(error) !== 404) throw error
+    }
+    const posted = await this.#post(github, fitted)
+    return { ...posted, note: 'The tracking comment had been deleted from the issue, so a new one was posted.' }
+  }
+
+  #written(response: { data: { id: number; html_url: string } }): Written {
+    return { id: response.data.id, url: httpUrl(this.#options.redact(response.data.html_url))?.href }
+  }
+
+  /** Page 1 (to learn how many there are), then the newest pages, down to the cap. */
+  async *#newestPagesFirst(github: GitHubClient): AsyncGenerator<readonly ListedComment[]> {
+    const { owner, repo, number, noun } = this.#options.target
+    const page = (n: number) =>
+      github.octokit.rest.issues.listComments({ owner, repo, issue_number: number, per_page: 100, page: n })
+    const first = await page(1)
+    const last = lastPageOf(first.headers.link)
+    const oldest = Math.max(2, last - MAX_COMMENT_PAGES + 2)
+    if (oldest > 2) {
+      this.#options.warning(
+        `${noun} #${number} has more than ${(MAX_COMMENT_PAGES * 100).toLocaleString('en-US')} comments: the search for tracking comments read the oldest 100 and the newest ${((MAX_COMMENT_PAGES - 1) * 100).toLocaleString('en-US')}.`
+      )
+    }
+    for (let n = last; n >= oldest; n--) yield (await page(n)).data
+    yield first.data
   }
 
   /** Who the token acts as, asked once (and again only after a failure). */
@@ -113,4 +186,37 @@ export class TrackingComments {
       throw error
     })
   }
+}
+
+interface Written {
+  readonly id: number
+  readonly url: string | undefined
+  readonly note?: string
+}
+
+type ListedComment = {
+  readonly id: number
+  readonly body?: string | null | undefined
+  readonly html_url: string
+  readonly user: { login?: string; type?: string } | null
+}
+
+/** A write GitHub may have carried out although it did not say so: a 5xx, or no answer at all. */
+function mayHaveLanded(error: unknown): boolean {
+  const status = httpStatusOf(error)
+  return status === undefined || status >= 500
+}
+
+/** Whether a comment found on the issue is the one a failed post was making: the same job, or the same pending start. */
+function sameComment(found: TrackingState, posted: TrackingState): boolean {
+  if (found.job !== posted.job) return false
+  if (posted.job !== UNKNOWN_JOB) return true
+  return posted.requests.every((request) => found.requests.some((listed) => sameRequest(listed, request)))
+}
+
+/** The number of the last page a Link header names; 1 when it names none. */
+function lastPageOf(link: string | undefined): number {
+  const url = /<([^>]+)>;\s*rel="last"/.exec(link ?? '')?.[1]
+  const page = url === undefined ? NaN : Number(new URL(url).searchParams.get('page'))
+  return Number.isSafeInteger(page) && page > 1 ? page : 1
 }

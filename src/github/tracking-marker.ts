@@ -13,7 +13,11 @@ const MARKER = /^<!-- wait-for-mintlify-agent-job: (\S+)(?: ([\w-]+))? -->(?:\r?
 
 /** The marker line for this state. */
 export function markerOf(state: TrackingState): string {
-  const saved = state.omitted ? { requests: state.requests, omitted: state.omitted } : { requests: state.requests }
+  const saved = {
+    requests: state.requests,
+    ...(state.omitted ? { omitted: state.omitted } : {}),
+    ...(state.reportedAt === undefined ? {} : { reported: state.reportedAt })
+  }
   const payload = Buffer.from(JSON.stringify(saved), 'utf8').toString('base64url')
   const job = state.job === UNKNOWN_JOB ? UNKNOWN_JOB_MARK : encodeURIComponent(state.job)
   return `${PREFIX}${job} ${payload}${SUFFIX}`
@@ -35,7 +39,7 @@ export function readMarker(body: string | null | undefined): TrackingState | und
   return payload === undefined ? { job, requests: [] } : { job, ...readPayload(payload) }
 }
 
-function readPayload(payload: string): { requests: TrackedRequest[]; omitted?: number } {
+function readPayload(payload: string): { requests: TrackedRequest[]; omitted?: number; reportedAt?: number } {
   let decoded: unknown
   try {
     decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
@@ -43,10 +47,11 @@ function readPayload(payload: string): { requests: TrackedRequest[]; omitted?: n
     return { requests: [] }
   }
   if (typeof decoded !== 'object' || decoded === null) return { requests: [] }
-  const { requests, omitted } = decoded as Record<string, unknown>
+  const { requests, omitted, reported } = decoded as Record<string, unknown>
   return {
     requests: Array.isArray(requests) ? requests.filter(isTrackedRequest) : [],
-    ...(Number.isSafeInteger(omitted) && Number(omitted) > 0 ? { omitted: Number(omitted) } : {})
+    ...(Number.isSafeInteger(omitted) && Number(omitted) > 0 ? { omitted: Number(omitted) } : {}),
+    ...(Number.isSafeInteger(reported) && Number(reported) > 0 ? { reportedAt: Number(reported) } : {})
   }
 }
 
@@ -61,6 +66,7 @@ function isTrackedRequest(value: unknown): value is TrackedRequest {
     typeof request['line'] === 'string' &&
     (request['unsure'] === undefined || typeof request['unsure'] === 'boolean') &&
     (request['project'] === undefined || typeof request['project'] === 'string') &&
-    (request['at'] === undefined || Number.isSafeInteger(request['at']))
+    (request['at'] === undefined || Number.isSafeInteger(request['at'])) &&
+    (request['step'] === undefined || typeof request['step'] === 'string')
   )
 }

@@ -17,6 +17,11 @@ export interface TrackedRequest {
   readonly project?: string
   /** When it was sent (milliseconds since the epoch). */
   readonly at?: number
+  /**
+   * The step that sent it (`GITHUB_JOB/GITHUB_ACTION`): two steps of one job that send the same prompt are two
+   * requests. A request recorded before steps were matches any step.
+   */
+  readonly step?: string
 }
 
 /** The job of a start that may or may not have created one: its id was never learned. */
@@ -29,6 +34,8 @@ export interface TrackingState {
   readonly requests: readonly TrackedRequest[]
   /** How many requests between the first and the latest ones were left out. */
   readonly omitted?: number
+  /** When the action last wrote this comment (milliseconds since the epoch): which job it reported last. */
+  readonly reportedAt?: number
 }
 
 /**
@@ -37,8 +44,35 @@ export interface TrackingState {
  */
 export const MAX_TRACKED_REQUESTS = 50
 
-function sameRequest(a: TrackedRequest, b: TrackedRequest): boolean {
-  return a.kind === b.kind && a.run === b.run && a.attempt === b.attempt && a.prompt === b.prompt
+/** Whether two records name the same request: the same kind, run, attempt, step and prompt. */
+export function sameRequest(a: TrackedRequest, b: TrackedRequest): boolean {
+  return a.kind === b.kind && a.run === b.run && a.attempt === b.attempt && a.prompt === b.prompt && a.step === b.step
+}
+
+/** The state with this request marked as having reached the API. */
+export function confirmRequest(state: TrackingState, request: TrackedRequest): TrackingState {
+  const { unsure, ...sure } = request
+  return { ...state, requests: state.requests.map((listed) => (sameRequest(listed, request) ? sure : listed)) }
+}
+
+/** The state without this request: it surely never reached the API, so a re-run may send it. */
+export function withdrawRequest(state: TrackingState, request: TrackedRequest): TrackingState {
+  return { ...state, requests: state.requests.filter((listed) => !sameRequest(listed, request)) }
+}
+
+/** The state without its oldest follow-up (the first prompt stays), counted as left out; undefined when none is left. */
+export function withoutOldestFollowUp(state: TrackingState): TrackingState | undefined {
+  if (state.requests.length < 2) return undefined
+  return {
+    ...state,
+    requests: [...state.requests.slice(0, 1), ...state.requests.slice(2)],
+    omitted: (state.omitted ?? 0) + 1
+  }
+}
+
+/** When the action last reported this job, by its own record (a person's edit does not change it). */
+export function lastReported(state: TrackingState): number {
+  return Math.max(state.reportedAt ?? 0, ...state.requests.map((request) => request.at ?? 0))
 }
 
 /** The state with these requests added (one already listed is not added twice), kept within the comment's size. */

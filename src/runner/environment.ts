@@ -21,6 +21,11 @@ export interface RunnerEnvironment {
   readonly repository: string
   /** GITHUB_RUN_ID; empty when unset. */
   readonly runId: string
+  /**
+   * This step within its run, `GITHUB_JOB/GITHUB_ACTION` (the job's id and the step's, which GitHub numbers when an
+   * action is used twice in a job); empty when unset.
+   */
+  readonly step: string
   /** GITHUB_STEP_SUMMARY: the job summary's file; a runner always sets it. */
   readonly summaryPath: string | undefined
   readonly proxies: ProxySettings
@@ -44,6 +49,7 @@ export function readRunnerEnvironment(env: NodeJS.ProcessEnv = process.env): Run
     serverUrl: env['GITHUB_SERVER_URL'],
     repository: env['GITHUB_REPOSITORY'] ?? '',
     runId: env['GITHUB_RUN_ID'] ?? '',
+    step: env['GITHUB_JOB'] || env['GITHUB_ACTION'] ? `${env['GITHUB_JOB'] ?? ''}/${env['GITHUB_ACTION'] ?? ''}` : '',
     summaryPath: env['GITHUB_STEP_SUMMARY'] || undefined,
     proxies: {
       http: firstSet(env, PROXY_VARIABLES.http),

@@ -33,11 +33,30 @@ function oneLine(name: OutputName, value: string): string {
   return value.replace(/[\u0085\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
-export function outputWriter(setOutput: (name: string, value: string) => void): OutputWriter {
+/**
+ * `cannotWrite` is told, once, when the runner's output file cannot be written (the step then writes no more
+ * outputs, rather than throwing from wherever it sets one).
+ */
+export function outputWriter(
+  setOutput: (name: string, value: string) => void,
+  cannotWrite: (error: unknown) => void = (error) => {
+    throw error
+  }
+): OutputWriter {
   const written = new Set<OutputName>()
+  let broken = false
+  const write = (name: OutputName, value: string): void => {
+    if (broken) return
+    try {
+      setOutput(name, value)
+    } catch (error) {
+      broken = true
+      cannotWrite(error)
+    }
+  }
   const set = (name: OutputName, value: string): void => {
     written.add(name)
-    setOutput(name, oneLine(name, value))
+    write(name, oneLine(name, value))
   }
   return {
     set,
@@ -48,7 +67,7 @@ export function outputWriter(setOutput: (name: string, value: string) => void): 
       }
     },
     finish: () => {
-      for (const name of OUTPUT_NAMES) if (!written.has(name)) setOutput(name, '')
+      for (const name of OUTPUT_NAMES) if (!written.has(name)) write(name, '')
     }
   }
 }

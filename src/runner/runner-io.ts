@@ -28,10 +28,14 @@ export interface RunnerIo {
 
 /** `summaryPath`: GITHUB_STEP_SUMMARY, which a runner always sets. */
 export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
-  const outputs = outputWriter(core.setOutput)
   const fail = (message: string): void => {
     core.setFailed(message)
   }
+  const outputs = outputWriter(core.setOutput, (error) => {
+    fail(
+      `The step's outputs could not be written (${errorMessage(error)}): GITHUB_OUTPUT must name a file the runner made for this step. Later steps will find no outputs.`
+    )
+  })
   const writeSummary = async (html: string): Promise<void> => {
     if (summaryPath === undefined) {
       core.debug('No job summary: GITHUB_STEP_SUMMARY is not set (a runner always sets it).')

@@ -9,6 +9,8 @@ export interface SummaryFacts {
   readonly jobId: string | undefined
   /** The prompt sent, and how: as a new job's prompt or as a follow-up. */
   readonly sent: { readonly kind: 'prompt' | 'follow-up'; readonly prompt: string } | undefined
+  /** The tracking comment, with `comment: true`: why it could not be written, and whether a re-run can find the job. */
+  readonly comment?: { readonly problem: string | undefined; readonly protectsReruns: boolean } | undefined
 }
 
 export function summaryOf(result: StepResult, facts: SummaryFacts, verdict: Verdict): string {
@@ -31,11 +33,21 @@ export function summaryOf(result: StepResult, facts: SummaryFacts, verdict: Verd
     ['Model', cell(job?.model)],
     ['Repository', cell(job?.repository)],
     ['Ref', cell(job?.ref)],
+    ...commentRow(facts.comment),
     ['Waited', formatDuration(result.elapsedMs)],
     ['Polls', String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
   ]
   const table = rows.map(([header, value]) => `<tr><th>${header}</th><td>${value}</td></tr>`).join('')
   return `<h3>${headingOf(result.kind)}</h3>\n<p>${forMarkdown(verdict.message, 2000)}</p>\n<table>${table}</table>\n`
+}
+
+/** A row only when the tracking comment could not be written: what went wrong, and what it means for re-runs. */
+function commentRow(comment: SummaryFacts['comment']): [string, string][] {
+  if (comment?.problem === undefined) return []
+  const reruns = comment.protectsReruns
+    ? ''
+    : ' Re-run protection is off for this run: a re-run cannot find what this run sent, and may send it again.'
+  return [['Tracking comment', `${forMarkdown(comment.problem, 600)}${reruns}`]]
 }
 
 /** The job summary when the inputs were invalid: what to fix, one problem per line. */

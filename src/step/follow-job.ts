@@ -8,7 +8,6 @@ import type { Chosen } from './choose-job.ts'
 import type { Report } from './report.ts'
 import type { StepSetup } from './step-setup.ts'
 import { FOLLOW_UP_SETTLE_MS, NOT_FOUND_GRACE_MS } from './time-budgets.ts'
-import { trackingComment } from './tracking-comment.ts'
 import { waitForJob } from './wait-for-job.ts'
 
 export async function followJob(
@@ -18,14 +17,9 @@ export async function followJob(
   runner: RunnerIo,
   report: Report
 ): Promise<void> {
-  const { clock, github } = setup
+  const { clock } = setup
+  const { comment } = chosen
   runner.outputs.set('job-id', chosen.jobId)
-  const update = {
-    job: chosen.jobId,
-    add: chosen.request ? [chosen.request] : [],
-    started: chosen.request?.kind === 'start'
-  }
-  const comment = settings.comment && github ? trackingComment(github, update, runner) : undefined
   comment?.show({ kind: settings.wait ? 'active' : 'started' })
   if (!settings.wait) {
     const elapsedMs = clock.now() - setup.startedAt

@@ -25,7 +25,8 @@ export function reporter(
         `The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`
       )
     }
-    await runner.writeSummary(summaryOf(result, facts, verdict))
+    const commentFacts = comment && { problem: comment.problem(), protectsReruns: comment.protectsReruns() }
+    await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts }, verdict))
     if (result.kind === 'started') await comment?.settle()
     else await comment?.end({ kind: 'ended', result, message: verdict.message, timeoutMs })
     if (verdict.fails) runner.fail(verdict.message)

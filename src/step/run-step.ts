@@ -6,18 +6,17 @@ import { followJob } from './follow-job.ts'
 import { reporter } from './report.ts'
 import type { StepContext } from './step-context.ts'
 import { setUpStep } from './step-setup.ts'
-import { trackingComment } from './tracking-comment.ts'
 
 export type { StepContext } from './step-context.ts'
 
 export async function runStep(settings: Settings, context: StepContext): Promise<void> {
   const { runner } = context
   const setup = await setUpStep(settings, context)
-  const { github, clock } = setup
   const chosen = await chooseJob({
     ...setup,
     settings,
     runId: context.environment.runId,
+    step: context.environment.step,
     log: (message) => {
       runner.log.info(message)
     }
@@ -27,14 +26,11 @@ export async function runStep(settings: Settings, context: StepContext): Promise
     await followJob(chosen, settings, setup, runner, report)
     return
   }
-  // A request that may have reached the API is recorded on the issue, so that a re-run does not send it again.
-  const { unsure } = chosen
-  const comment =
-    unsure && settings.comment && github
-      ? trackingComment(github, { job: unsure.job, add: [unsure.request] }, runner)
-      : undefined
-  const elapsedMs = clock.now() - setup.startedAt
-  await report({ polls: 0, faults: 0, elapsedMs, job: undefined, kind: chosen.kind, reason: chosen.reason }, comment)
+  // The comment, if a request was recorded on it, says why nothing is waited for; a request that may have reached the
+  // API stays recorded there, so that a re-run does not send it again.
+  const elapsedMs = setup.clock.now() - setup.startedAt
+  const result = { polls: 0, faults: 0, elapsedMs, job: undefined, kind: chosen.kind, reason: chosen.reason }
+  await report(result, chosen.comment)
 }
 
 /** The job and the prompt, for the summary: the request made, or the one that was tried. */
@@ -42,7 +38,7 @@ function summaryFacts(settings: Settings, chosen: Chosen) {
   const sentKind = chosen.kind === 'job' ? chosen.request?.kind : settings.jobId === undefined ? 'start' : 'follow-up'
   return {
     projectId: settings.projectId,
-    jobId: chosen.kind === 'job' ? chosen.jobId : chosen.unsure?.job || undefined,
+    jobId: chosen.jobId,
     sent:
       settings.prompt === undefined || sentKind === undefined
         ? undefined

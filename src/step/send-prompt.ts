@@ -1,18 +1,20 @@
-// Sending the prompt: as a new job, or as a follow-up to a job. What was sent is recorded for the tracking comment,
-// and a request that may have reached the API is recorded as unsure, so that a re-run never sends it again.
+// Sending the prompt: as a new job, or as a follow-up to a job. The request is recorded on the tracking comment
+// before it is sent, as unsure; once the answer says what happened, the record says so too, so that a re-run never
+// sends again a request that may have reached the API.
 import type { AdminApi } from '../admin-api/client.ts'
-import { promptHash, type TrackedRequest, UNKNOWN_JOB } from '../github/tracking-state.ts'
+import { promptHash, type TrackedRequest } from '../github/tracking-state.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { firstLine, forLog } from '../text/untrusted-text.ts'
 import type { Chosen } from './choose-job.ts'
 import type { StepClock } from './clock.ts'
-import { type RequestWording, type Sent, sendRequest } from './send-request.ts'
+import { type RequestWording, sendRequest } from './send-request.ts'
+import type { TrackingComment } from './tracking-comment.ts'
 
 export interface SendContext {
   readonly settings: Pick<Settings, 'projectId' | 'requestTimeoutMs' | 'pollIntervalMs' | 'maxPollIntervalMs'>
   readonly api: AdminApi
-  /** The workflow run and its attempt, recorded with each request. */
-  readonly run: { readonly id: string; readonly attempt: number }
+  /** The workflow run and its attempt, and the step (`GITHUB_JOB/GITHUB_ACTION`), recorded with each request. */
+  readonly run: { readonly id: string; readonly attempt: number; readonly step: string }
   readonly deadline: number
   readonly clock: StepClock
   readonly log: (message: string) => void
@@ -20,15 +22,26 @@ export interface SendContext {
 
 export type PromptTarget = { readonly kind: 'start' } | { readonly kind: 'follow-up'; readonly jobId: string }
 
-export async function sendPrompt(context: SendContext, prompt: string, target: PromptTarget): Promise<Chosen> {
+export async function sendPrompt(
+  context: SendContext,
+  prompt: string,
+  target: PromptTarget,
+  comment: TrackingComment | undefined
+): Promise<Chosen> {
   const { settings, log } = context
   const project = `project "${forLog(settings.projectId)}"`
   const job = target.kind === 'follow-up' ? `agent job "${forLog(target.jobId)}"` : undefined
   log(
     job === undefined
-      ? `Starting an agent job in ${project}: "${firstLine(prompt, 100)}"`
-      : `Sending a follow-up to ${job} in ${project}: "${firstLine(prompt, 100)}"`
+      ? `Starting an agent job in ${project} with the prompt: ${firstLine(prompt, 100)}`
+      : `Sending a follow-up to ${job} in ${project}: ${firstLine(prompt, 100)}`
   )
+  const request = trackedRequest(context, prompt, target.kind)
+  await comment?.recordBeforeSending(request)
+  if (context.clock.cancelled()) {
+    comment?.withdraw(request)
+    return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment }
+  }
   const sent = await sendRequest({
     ...settings,
     send: (timeoutMs) =>
@@ -40,15 +53,17 @@ export async function sendPrompt(context: SendContext, prompt: string, target: P
     clock: context.clock,
     log
   })
-  const request = trackedRequest(context, prompt, target.kind === 'start' ? 'start' : 'follow-up')
-  const jobId = target.kind === 'follow-up' ? target.jobId : UNKNOWN_JOB
-  if (sent.kind !== 'accepted') return notSent(sent, jobId, request)
-  if (target.kind === 'follow-up') {
-    log(`The follow-up was accepted by ${job ?? ''}.`)
-    return { kind: 'job', jobId, job: sent.job, request, followedUp: true, sent: true }
+  if (sent.kind !== 'accepted') {
+    // A request that may have reached the API stays on record, unsure: a re-run of this run sends nothing.
+    const maybeSent = sent.kind === 'ambiguous' || (sent.kind === 'cancelled' && sent.maybeSent)
+    if (!maybeSent) comment?.withdraw(request)
+    const jobId = target.kind === 'follow-up' ? target.jobId : undefined
+    return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason, comment, jobId }
   }
-  log(`Started agent job "${forLog(sent.jobId)}".`)
-  return { kind: 'job', jobId: sent.jobId, job: sent.job, request, followedUp: false, sent: true }
+  comment?.accepted(request, sent.jobId)
+  log(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)
+  const followedUp = target.kind === 'follow-up'
+  return { kind: 'job', jobId: sent.jobId, job: sent.job, request, followedUp, sent: true, comment }
 }
 
 function startWording(project: string): RequestWording {
@@ -71,16 +86,7 @@ function trackedRequest(context: SendContext, prompt: string, kind: TrackedReque
     prompt: promptHash(prompt),
     line: firstLine(prompt),
     project: context.settings.projectId,
-    at: context.clock.now()
-  }
-}
-
-/** What a failed request means for the step; one that may have reached the API is recorded as unsure. */
-function notSent(sent: Exclude<Sent, { kind: 'accepted' }>, job: string, request: TrackedRequest): Chosen {
-  const maybeSent = sent.kind === 'ambiguous' || (sent.kind === 'cancelled' && sent.maybeSent)
-  return {
-    kind: sent.kind === 'cancelled' ? 'cancelled' : 'error',
-    reason: sent.reason,
-    ...(maybeSent ? { unsure: { job, request: { ...request, unsure: true } } } : {})
+    at: context.clock.now(),
+    ...(context.run.step ? { step: context.run.step } : {})
   }
 }

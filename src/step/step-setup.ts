@@ -9,6 +9,7 @@ import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import { type StepClock, stepClock } from './clock.ts'
 import type { StepContext } from './step-context.ts'
+import { type CommentStart, TrackingComment } from './tracking-comment.ts'
 
 export interface StepSetup {
   readonly clock: StepClock
@@ -20,6 +21,8 @@ export interface StepSetup {
   readonly github: GitHubSide | undefined
   /** Why GitHub could not be opened, when it was asked for. */
   readonly githubUnavailable: string | undefined
+  /** The job's tracking comment, with `comment: true` and GitHub opened. */
+  readonly openComment: (start: CommentStart) => TrackingComment | undefined
 }
 
 export async function setUpStep(settings: Settings, context: StepContext): Promise<StepSetup> {
@@ -35,6 +38,9 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
         transport,
         debug: (message) => {
           runner.log.debug(message)
+        },
+        warning: (message) => {
+          runner.log.warning(message)
         }
       })
     : undefined
@@ -44,13 +50,16 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
     `Mintlify admin API at ${settings.baseUrl.href}, project "${forLog(settings.projectId)}" (timeout ${formatDuration(settings.timeoutMs)}, ` +
       `polling every ${formatDuration(settings.pollIntervalMs)} growing to ${formatDuration(settings.maxPollIntervalMs)})`
   )
+  const github = opened?.kind === 'ready' ? opened.side : undefined
+  const commentRunner = { outputs: runner.outputs, log: runner.log, now: clock.now }
   return {
     clock,
     startedAt,
     deadline: startedAt + settings.timeoutMs,
     api,
-    github: opened?.kind === 'ready' ? opened.side : undefined,
-    githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined
+    github,
+    githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
+    openComment: (start) => (settings.comment && github ? new TrackingComment(github, commentRunner, start) : undefined)
   }
 }
 

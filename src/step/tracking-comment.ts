@@ -1,21 +1,21 @@
-// The job's tracking comment over the step's life: posted as soon as the job is known, edited when it ends, all
-// in the background and within the time the step can spare.
+// The job's tracking comment over the step's life. A request is recorded on it, as unsure, before it is sent, so a
+// run killed at any moment leaves a record a re-run finds; the comment is edited when the job is known, and when it
+// ends, all within the time the step can spare.
 import type { CommentView } from '../github/comment-body.ts'
 import type { GitHubSide } from '../github/open-github.ts'
-import type { CommentResult, TrackingUpdate } from '../github/tracking-comments.ts'
+import type { CommentResult } from '../github/tracking-comments.ts'
+import {
+  confirmRequest,
+  sameRequest,
+  type TrackedRequest,
+  type TrackingState,
+  withdrawRequest,
+  withRequests
+} from '../github/tracking-state.ts'
 import type { OutputWriter } from '../runner/outputs.ts'
 import type { Logger } from '../runner/runner-io.ts'
 import { formatDuration } from '../text/duration.ts'
 import { CANCELLED_COMMENT_DEADLINE_MS, GITHUB_DEADLINE_MS, MIN_COMMENT_TIME_MS } from './time-budgets.ts'
-
-export interface TrackingComment {
-  /** Posts or edits the comment in the background, while the step goes on. */
-  show(view: CommentView): void
-  /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
-  end(view: CommentView & { kind: 'ended' }): Promise<void>
-  /** Waits for the comment in the background (the step does not wait for the job, so there is no outcome yet). */
-  settle(): Promise<void>
-}
 
 /** How long the comment may take: each write, and the outcome's edit after a cancellation. */
 export interface CommentBudgets {
@@ -31,42 +31,127 @@ const BUDGETS: CommentBudgets = {
   minimumMs: MIN_COMMENT_TIME_MS
 }
 
-/** Never throws: what cannot be done is a warning. */
-export function trackingComment(
-  github: Pick<GitHubSide, 'write'>,
-  update: TrackingUpdate,
-  runner: { readonly outputs: OutputWriter; readonly log: Pick<Logger, 'info' | 'warning'> },
-  budgets: CommentBudgets = BUDGETS
-): TrackingComment {
-  let shown: string | undefined
-  let pending: Promise<void> = Promise.resolve()
-  const announce = (commented: CommentResult): void => {
-    if (commented.kind === 'warning') {
-      runner.log.warning(commented.warning)
+/** Where the comment starts from: the job's state, and the comment when one is known already. */
+export interface CommentStart {
+  readonly state: TrackingState
+  readonly commentId?: number | undefined
+  /** Look on the issue for the job's own comment before posting one. */
+  readonly find: boolean
+}
+
+export interface CommentRunner {
+  readonly outputs: OutputWriter
+  readonly log: Pick<Logger, 'info' | 'warning'>
+  readonly now: () => number
+}
+
+/** Never throws: what cannot be done is a warning, said once. */
+export class TrackingComment {
+  readonly #github: Pick<GitHubSide, 'write'>
+  readonly #runner: CommentRunner
+  readonly #budgets: CommentBudgets
+  #state: TrackingState
+  #commentId: number | undefined
+  #find: boolean
+  #pending: Promise<void> = Promise.resolve()
+  #shown: string | undefined
+  #problem: string | undefined
+  /** Requests of this run that a written comment records: what a re-run can find. */
+  #recorded: readonly TrackedRequest[] = []
+  #sent: readonly TrackedRequest[] = []
+
+  constructor(github: Pick<GitHubSide, 'write'>, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
+    this.#github = github
+    this.#runner = runner
+    this.#budgets = budgets
+    this.#state = start.state
+    this.#commentId = start.commentId
+    this.#find = start.find
+  }
+
+  /** Records a request as unsure, and waits until the comment says so (or GitHub fails), before it is sent. */
+  async recordBeforeSending(request: TrackedRequest): Promise<void> {
+    this.#sent = [...this.#sent, request]
+    this.#state = withRequests(this.#state, [{ ...request, unsure: true }])
+    this.show({ kind: 'sending' })
+    await this.#pending
+  }
+
+  /** The API acted on the request: the comment records it as sent, to this job. */
+  accepted(request: TrackedRequest, jobId: string): void {
+    this.#state = confirmRequest({ ...this.#state, job: jobId }, request)
+  }
+
+  /** The request surely never reached the API: a re-run may send it again. */
+  withdraw(request: TrackedRequest): void {
+    this.#sent = this.#sent.filter((sent) => sent !== request)
+    this.#state = withdrawRequest(this.#state, request)
+  }
+
+  /** Posts or edits the comment in the background, while the step goes on. */
+  show(view: CommentView): void {
+    const state = this.#state
+    this.#pending = this.#pending.then(() => this.#write(state, view, this.#budgets.deadlineMs))
+  }
+
+  /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
+  async end(view: CommentView & { kind: 'ended' }): Promise<void> {
+    // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
+    const budget = view.result.kind === 'cancelled' ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
+    const left = await timeLeftAfter(this.#pending, budget)
+    if (left < this.#budgets.minimumMs) {
+      this.#runner.log.warning(
+        `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
+      )
       return
     }
-    if (commented.url === shown) return
-    shown = commented.url
-    runner.outputs.set('comment-url', commented.url)
-    runner.log.info(`Tracking comment: ${commented.url}`)
+    await this.#write(this.#state, view, left)
   }
-  return {
-    show: (view) => {
-      pending = github.write(update, view, budgets.deadlineMs).then(announce)
-    },
-    end: async (view) => {
-      // From here on the comment holds the runner: the first comment's remaining time and the edit share one budget.
-      const budget = view.result.kind === 'cancelled' ? budgets.cancelledDeadlineMs : budgets.deadlineMs
-      const left = await timeLeftAfter(pending, budget)
-      if (left < budgets.minimumMs) {
-        runner.log.warning(
-          `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
-        )
-        return
-      }
-      announce(await github.write(update, view, left))
-    },
-    settle: () => pending
+
+  /** Waits for the comment in the background (the step does not wait for the job, so there is no outcome yet). */
+  settle(): Promise<void> {
+    return this.#pending
+  }
+
+  /** Why the comment could not be written, the first time it could not; undefined when every write landed. */
+  problem(): string | undefined {
+    return this.#problem
+  }
+
+  /** Whether a re-run can find every request this run sent: the comment that records them was written. */
+  protectsReruns(): boolean {
+    return this.#sent.every((sent) => this.#recorded.includes(sent))
+  }
+
+  async #write(state: TrackingState, view: CommentView, deadlineMs: number): Promise<void> {
+    const write = { commentId: this.#commentId, state, view, find: this.#find, at: this.#runner.now() }
+    const result = await this.#github.write(write, deadlineMs)
+    if (result.kind === 'commented') this.#landed(result, state)
+    else if (result.kind === 'warning') this.#warn(result.warning)
+  }
+
+  #landed(result: CommentResult & { kind: 'commented' }, written: TrackingState): void {
+    this.#commentId = result.commentId
+    this.#find = false
+    const holds = (request: TrackedRequest) => result.state.requests.some((listed) => sameRequest(listed, request))
+    this.#recorded = this.#sent.filter(holds)
+    // The requests the job's own comment held before (found on the issue) stay in it; nothing this run changed since
+    // the write went out is undone.
+    const found = result.state.requests.filter((listed) => !written.requests.some((own) => sameRequest(own, listed)))
+    if (found.length > 0) this.#state = { ...this.#state, requests: [...found, ...this.#state.requests] }
+    if (result.note) this.#warn(result.note)
+    if (result.url === undefined) {
+      this.#warn('The tracking comment was written, but GitHub gave no http(s) address for it.')
+    } else if (result.url !== this.#shown) {
+      this.#shown = result.url
+      this.#runner.outputs.set('comment-url', result.url)
+      this.#runner.log.info(`Tracking comment: ${result.url}`)
+    }
+  }
+
+  #warn(warning: string): void {
+    this.#problem ??= warning
+    this.#runner.log.warning(warning)
   }
 }
 

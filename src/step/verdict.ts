@@ -10,11 +10,12 @@ import type { WaitResult, WaitStats } from './wait-for-job.ts'
 export type StepResult = WaitResult | (WaitStats & { readonly kind: 'started' })
 /** The step's `outcome`. */
 type Outcome = StepResult['kind']
-/** An outcome, or `active` while the job runs: what the summary and the tracking comment say. */
-export type Stage = Outcome | 'active'
+/** An outcome, `active` while the job runs, or `sending` while a prompt is on its way: what the summary and the comment say. */
+export type Stage = Outcome | 'active' | 'sending'
 
 /** What the summary and the comment call each stage. */
 export const OUTCOME_WORDING: Readonly<Record<Stage, { readonly emoji: string; readonly title: string }>> = {
+  sending: { emoji: '📤', title: 'Sending the prompt to the Mintlify agent' },
   active: { emoji: '⏳', title: 'Mintlify agent job running' },
   started: { emoji: '🚀', title: 'Mintlify agent job started' },
   completed: { emoji: '✅', title: 'Mintlify agent job completed' },

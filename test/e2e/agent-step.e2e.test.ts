@@ -102,7 +102,9 @@ describe('a prompt starts a job', () => {
     const result = await run(server, { prompt: '::error::forged\nsecond line' })
     const lines = result.stdout.split('\n')
     expect(lines.filter((line) => line.startsWith('::error::'))).toEqual([])
-    expect(result.stdout).toContain('Starting an agent job in project "docs-project": "::error::forged"')
+    expect(result.stdout).toContain(
+      'Starting an agent job in project "docs-project" with the prompt: ::error::forged\n'
+    )
     expect(result.stdout).not.toContain('second line')
     expect(result.summary).toContain('<tr><th>Prompt</th><td>::error::forged</td></tr>')
   })
@@ -649,23 +651,12 @@ describe('the tracking comment', () => {
 
   it('a cancel just after the job started still leaves the comment, and a re-run waits for that job', async () => {
     const github = await fakeGitHub({ latencyMs: 100 })
-    const { api } = await agentApi({ run: { activeForMs: 60_000, final: { status: 'completed' } } })
-    let createdAt = 0
-    const server = await serve((req, res, index) => {
-      if (req.method === 'POST') createdAt = performance.now()
-      return api.respond(req, res, index)
-    })
+    const { api, server } = await agentApi({ run: { activeForMs: 60_000, final: { status: 'completed' } } })
     const inputs = { prompt: 'Document /users', comment: 'true' }
     const first = await run(server, inputs, {
       ...withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }),
-      onSpawn: (child) => {
-        const timer = setInterval(() => {
-          if (createdAt) {
-            clearInterval(timer)
-            child.kill('SIGINT')
-          }
-        }, 5)
-      }
+      // The moment the action has read the new job's id, before its comment says so.
+      onSpawn: (child) => void whenLogged(child, 'Started agent job').then(() => child.kill('SIGINT'))
     })
     expect(first.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': 'job-1' })
     expect(github.comments).toHaveLength(1)
@@ -702,13 +693,14 @@ describe('the tracking comment', () => {
       {
         ...withGitHub(github),
         onSpawn: (child) => {
-          const timer = setInterval(() => {
-            if (github.comments.length > 0) {
-              clearInterval(timer)
+          // Once the comment says the job is running: the job is known, and the wait has begun.
+          once(
+            () => github.comments[0]?.body.includes('Mintlify agent job running') ?? false,
+            () => {
               signalled = performance.now()
               child.kill('SIGINT')
             }
-          }, 50)
+          )
         }
       }
     )

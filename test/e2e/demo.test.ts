@@ -13,7 +13,9 @@ it('runs the demo: a job started from a prompt stays active, then completes with
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   const code = await new Promise((resolve) => child.on('close', resolve))
   expect(code, output).toBe(0)
-  expect(output).toContain('\nStarting an agent job in project "demo-project": "Document the new /users endpoint."\n')
+  expect(output).toContain(
+    '\nStarting an agent job in project "demo-project" with the prompt: Document the new /users endpoint.\n'
+  )
   expect(output).toContain('\nStarted agent job "job-1".\n')
   expect(output).toContain('\nJob status: active\n')
   expect(output).toContain('job-id: job-1')

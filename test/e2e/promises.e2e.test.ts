@@ -452,7 +452,7 @@ describe('the GitHub side', () => {
     expect(result.outputs['comment-url']).toBe('')
     const warnings = warningAnnotations(result)
     expect(warnings.length).toBeGreaterThan(0)
-    for (const warning of warnings) expect(warning).toContain('GitHub gave no http(s) address for the comment')
+    for (const warning of warnings) expect(warning).toContain('GitHub gave no http(s) address for it')
   })
 
   it.each([

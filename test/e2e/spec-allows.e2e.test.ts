@@ -5,10 +5,13 @@ import { join } from 'node:path'
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { jobBody, sendJson } from '../../sim/admin-api.ts'
-import { readMarker } from '../../src/github/tracking-marker.ts'
+import { renderComment } from '../../src/github/comment-body.ts'
+import { markerOf, readMarker } from '../../src/github/tracking-marker.ts'
+import { promptHash, type TrackedRequest, type TrackingState } from '../../src/github/tracking-state.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { type ActionRun, runAction, type RunOptions } from './support/run-bundle.ts'
+import { once } from './support/triggers.ts'
 
 const KEY = 'mint_spec_allows_secret_key_0123'
 const TOKEN = 'ghs_spec_allows_token_value_4567'
@@ -155,5 +158,264 @@ describe('secrets that are short', () => {
     expect(result.exitCode, result.stdout).toBe(0)
     expect(result.outputs).toMatchObject({ status: 'completed', outcome: 'completed', prLink: PR })
     expect(JSON.parse(result.outputs['job'] ?? '{}')).toMatchObject({ id: 'job-1', status: 'completed', prLink: PR })
+  })
+})
+
+/** A tracking comment's body as the action writes it: the marker for `state`, and a line of text. */
+const tracking = (state: TrackingState, text = 'an earlier report'): string => `${markerOf(state)}\n${text}`
+const request = (overrides: Partial<TrackedRequest> = {}): TrackedRequest => ({
+  kind: 'start',
+  run: '4242',
+  attempt: 1,
+  prompt: promptHash('Document /users'),
+  line: 'Document /users',
+  project: PROJECT,
+  at: Date.parse('2026-11-22T09:00:00Z'),
+  ...overrides
+})
+const onIssue = (github: { url: string }, env: Record<string, string> = {}): Partial<RunOptions> => ({
+  eventName: 'issues',
+  event: ISSUE_EVENT,
+  env: { GITHUB_API_URL: github.url, ...env }
+})
+const BOT = 'github-actions[bot]'
+const running = (jobId: string) => ({ jobId, activeForMs: 600_000, final: { status: 'completed', prLink: PR } })
+
+describe('the tracking comment', () => {
+  it('follows up the job the action reported last by its own record, not the comment a person edited last', async () => {
+    const github = await servers.github({
+      existing: [
+        {
+          issue: 12,
+          user: BOT,
+          body: tracking({ job: 'job-1', requests: [request({ at: Date.parse('2026-11-20T09:00:00Z') })] })
+        },
+        {
+          issue: 12,
+          user: BOT,
+          body: tracking({ job: 'job-2', requests: [request({ at: Date.parse('2026-11-21T09:00:00Z') })] })
+        }
+      ]
+    })
+    // A maintainer fixes a typo in the older comment, so GitHub now lists it as the one updated last.
+    const older = github.comments[0]
+    if (older) Object.assign(older, { body: `${older.body} (typo fixed)`, updatedAt: '2026-11-23T09:00:00Z' })
+    const { api, server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      existing: [running('job-1'), { jobId: 'job-2', activePolls: 0, final: { status: 'completed', prLink: PR } }]
+    })
+    const result = await run(
+      server,
+      { prompt: 'Also the errors', 'follow-up': 'true', comment: 'true' },
+      onIssue(github)
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts).toEqual([{ what: 'follow-up job-2', prompt: 'Also the errors' }])
+  })
+
+  it('keeps one comment per job when GitHub made a comment but answered 502', async () => {
+    const github = await servers.github({
+      failAfterWriting: (call, write) => (call.startsWith('POST') && write === 0 ? 502 : undefined)
+    })
+    const { server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 1, final: { status: 'completed', prLink: PR } }
+    })
+    const result = await run(server, { prompt: 'Document /users', comment: 'true' }, onIssue(github))
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('Mintlify agent job completed')
+    expect(readMarker(github.comments[0]?.body)?.job).toBe('job-1')
+  })
+
+  it('posts a fresh comment when its comment was deleted, and names that one in comment-url', async () => {
+    const github = await servers.github()
+    const { api, server } = await servers.agentApi({ projectId: PROJECT, apiKey: KEY, run: running('') })
+    const result = await run(
+      server,
+      { prompt: 'Document /users', comment: 'true', timeout: '20s' },
+      {
+        ...onIssue(github),
+        onSpawn: () => {
+          // Once the comment says the job runs, a person deletes it; then the job completes.
+          once(
+            () => github.comments[0]?.body.includes('Mintlify agent job running') ?? false,
+            () => {
+              github.comments.splice(0)
+              const job = api.jobs.get('job-1')
+              if (job) Object.assign(job, { run: { activePolls: 0, final: { status: 'completed', prLink: PR } } })
+            }
+          )
+        }
+      }
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('Mintlify agent job completed')
+    expect(result.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
+    expect(warningAnnotations(result)).toEqual([
+      'The tracking comment had been deleted from the issue, so a new one was posted.'
+    ])
+    expect(result.stdout).not.toContain('issue-number')
+  })
+
+  it('finds its own comment among more than 10,000, reading the newest first, and says the search was cut', async () => {
+    const chatter = Array.from({ length: 10_050 }, (_, n) => ({ issue: 12, user: 'someone', body: `comment ${n}` }))
+    const own = { issue: 12, user: BOT, body: tracking({ job: 'job-1', requests: [request()] }) }
+    const github = await servers.github({ existing: [...chatter, own] })
+    const { api, server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      existing: [{ jobId: 'job-1', activePolls: 1, final: { status: 'completed', prLink: PR } }]
+    })
+    const result = await run(
+      server,
+      { prompt: 'Document /users', comment: 'true' },
+      onIssue(github, { GITHUB_RUN_ATTEMPT: '2' })
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts).toEqual([])
+    expect(result.outputs).toMatchObject({ 'job-id': 'job-1', outcome: 'completed' })
+    expect(warningAnnotations(result)).toContain(
+      'issue #12 has more than 10,000 comments: the search for tracking comments read the oldest 100 and the newest 9,900.'
+    )
+  }, 60_000)
+
+  it('shows text from the API as code, so it mentions nobody', async () => {
+    const github = await servers.github()
+    const server = await api(
+      (res) => sendJson(res, 201, { id: 'job_9', status: 'active' }),
+      (res) => sendJson(res, 200, { ...jobBody(story('job_9'), 'failed', null), model: '@octocat see #12' })
+    )
+    const result = await run(server, { prompt: 'Document /users', comment: 'true', 'fail-on': '' }, onIssue(github))
+    expect(result.exitCode, result.stdout).toBe(0)
+    const body = github.comments[0]?.body ?? ''
+    expect(body).toContain('model <code>@octocat see #12</code>')
+    expect(body.replaceAll(/<code>[^<]*<\/code>/g, '')).not.toMatch(/@octocat|#12/)
+  })
+
+  it("keeps the comment within GitHub's 65,536 characters, however long the project id, leaving out the oldest follow-ups", async () => {
+    const project = 'p'.repeat(1500)
+    // The comment a run before this one wrote, as full as GitHub allows: one more follow-up would not fit.
+    let state: TrackingState = { job: 'job-1', requests: [] }
+    for (let n = 0; ; n++) {
+      const kind = n === 0 ? 'start' : 'follow-up'
+      const next = { ...state, requests: [...state.requests, request({ kind, run: String(n), project })] }
+      if (renderComment(next, { kind: 'active' }, 'https://x').length > 65_000) break
+      state = next
+    }
+    const github = await servers.github({ existing: [{ issue: 12, user: BOT, body: tracking(state) }] })
+    const { server } = await servers.agentApi({
+      projectId: project,
+      apiKey: KEY,
+      existing: [{ jobId: 'job-1', activePolls: 0, final: { status: 'completed', prLink: PR } }]
+    })
+    const result = await runAction({
+      githubToken: TOKEN,
+      ...onIssue(github),
+      inputs: {
+        'project-id': project,
+        'api-key': KEY,
+        'base-url': server.url,
+        ...FAST,
+        prompt: 'More',
+        'follow-up': 'true',
+        comment: 'true'
+      }
+    })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(warningAnnotations(result)).toEqual([])
+    const body = github.comments[0]?.body ?? ''
+    expect(body.length).toBeLessThanOrEqual(65_536)
+    expect(body).toContain('Mintlify agent job completed')
+    expect(body).toContain('- Follow-up: <code>More</code>')
+    expect(readMarker(body)?.omitted).toBeGreaterThan(0)
+  })
+
+  it('says a missing permission once, writes no more, and the summary says re-run protection is off', async () => {
+    const github = await servers.github({ refuseWrites: 403 })
+    const { server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 1, final: { status: 'completed', prLink: PR } }
+    })
+    const result = await run(server, { prompt: 'Document /users', comment: 'true' }, onIssue(github))
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(github.calls.filter((call) => !call.startsWith('GET') && call !== 'POST /graphql')).toHaveLength(1)
+    expect(warningAnnotations(result)).toHaveLength(1)
+    expect(warningAnnotations(result)[0]).toContain('the token lacks permission')
+    expect(result.summary).toContain('Re-run protection is off for this run')
+  })
+})
+
+describe('never a job twice', () => {
+  it('records a start on the issue before sending it, so a runner killed after the create still leaves the attempt for a re-run', async () => {
+    const github = await servers.github()
+    const { api, server } = await servers.agentApi({ projectId: PROJECT, apiKey: KEY, run: running('') })
+    let created = false
+    const inputs = { prompt: 'Document /users', comment: 'true' }
+    const first = await run(server, inputs, {
+      ...onIssue(github, { GITHUB_RUN_ATTEMPT: '1' }),
+      onSpawn: (child) => {
+        once(
+          () => (created ||= api.posts.length > 0),
+          () => child.kill('SIGKILL')
+        )
+      }
+    })
+    expect(first.signal).toBe('SIGKILL')
+    const rerun = await run(server, inputs, onIssue(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    expect(api.posts).toHaveLength(1)
+    expect(rerun.exitCode).toBe(1)
+    expect(errorAnnotations(rerun)[0]).toMatch(
+      /An earlier attempt of this run (tried to start an agent job|sent this prompt to agent job "job-1")/
+    )
+  })
+
+  it('tells two steps of one run that send the same prompt apart: a re-run of each finds its own job', async () => {
+    const github = await servers.github()
+    const { api, server } = await servers.agentApi({ projectId: PROJECT, apiKey: KEY, run: running('') })
+    const inputs = { prompt: 'Document /users', comment: 'true', timeout: '500ms', 'fail-on': '' }
+    const step = (action: string, attempt: string) =>
+      onIssue(github, { GITHUB_JOB: 'docs', GITHUB_ACTION: action, GITHUB_RUN_ATTEMPT: attempt })
+    expect((await run(server, inputs, step('first', '1'))).outputs['job-id']).toBe('job-1')
+    expect((await run(server, inputs, step('second', '1'))).outputs['job-id']).toBe('job-2')
+    const rerun = await run(server, inputs, step('first', '2'))
+    expect(rerun.outputs['job-id']).toBe('job-1')
+    expect(api.posts).toHaveLength(2)
+  })
+})
+
+describe('small things a new user hit', () => {
+  it('notes that a bare timeout under a minute is read as seconds', async () => {
+    const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))
+    const result = await run(server, { 'job-id': 'job-1', timeout: '30' })
+    expect(result.stdout).toContain('::notice::Input "timeout" is 30, read as 30 seconds; write 30m for minutes.')
+  })
+
+  it("keeps Octokit's 'with id undefined' out of the debug log", async () => {
+    const github = await servers.github()
+    const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))
+    const result = await run(
+      server,
+      { 'job-id': 'job-1', comment: 'true' },
+      { ...onIssue(github), env: { GITHUB_API_URL: github.url, RUNNER_DEBUG: '1' } }
+    )
+    expect(result.stdout).toMatch(/::debug::GitHub: POST \/repos\/acme\/docs\/issues\/12\/comments - 201 in \d+ms/)
+    expect(result.stdout).not.toContain('with id undefined')
+  })
+
+  it('says which file when GITHUB_OUTPUT cannot be written, in one error and no stack trace', async () => {
+    const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))
+    const result = await run(server, { 'job-id': 'job-1' }, { env: { GITHUB_OUTPUT: '/nonexistent/output' } })
+    expect(result.exitCode).toBe(1)
+    expect(errorAnnotations(result)).toEqual([
+      expect.stringContaining(
+        "The step's outputs could not be written (Missing file at path: /nonexistent/output)"
+      ) as string
+    ])
+    expect(result.stderr).not.toMatch(/\bat \S+ \(/)
   })
 })

@@ -3,7 +3,7 @@ import type * as core from '@actions/core'
 /** The runner's side of reading inputs: `@actions/core`, or a stand-in that records secrets and warnings. */
 export type InputSource = Pick<
   typeof core,
-  'getInput' | 'getBooleanInput' | 'getMultilineInput' | 'setSecret' | 'warning'
+  'getInput' | 'getBooleanInput' | 'getMultilineInput' | 'setSecret' | 'warning' | 'notice'
 >
 
 /** One or more inputs are invalid; the message names each of them, one a line. */
@@ -46,6 +46,10 @@ export class InputReader {
 
   warning(message: string): void {
     this.source.warning(message)
+  }
+
+  notice(message: string): void {
+    this.source.notice(message)
   }
 
   /** Throws an InputError naming every problem found, if any. */

@@ -35,6 +35,11 @@ function readDuration(reader: InputReader, name: string): number {
 
 export function readTiming(reader: InputReader): Timing {
   const timeoutMs = readDuration(reader, 'timeout')
+  const bare = reader.text('timeout')
+  if (/^\d+$/.test(bare) && Number(bare) < 60) {
+    // Many read `timeout: 30` as minutes.
+    reader.notice(`Input "timeout" is ${bare}, read as ${bare} seconds; write ${bare}m for minutes.`)
+  }
   if (timeoutMs > LONGEST_HOSTED_JOB_MS) {
     reader.warning(
       `Input "timeout" (${formatDuration(timeoutMs)}) is longer than a GitHub-hosted runner lets a job run (6h); only a self-hosted runner waits that long.`

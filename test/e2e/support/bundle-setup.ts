@@ -48,7 +48,12 @@ export default async function setup(project: TestProject): Promise<void> {
   const hash = await sourceHash()
   const built = existsSync(STAMP) && (await readFile(STAMP, 'utf8')) === hash
   if (!built) {
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.ts'), OUT], { cwd: ROOT, stdio: 'ignore' })
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.ts'), OUT], { cwd: ROOT, stdio: 'pipe' })
+    } catch (error) {
+      const output = error instanceof Error && 'stderr' in error ? String(error.stderr) : ''
+      throw new Error(`The bundle of src/ for the end-to-end tests did not build:\n${output}`, { cause: error })
+    }
     await writeFile(STAMP, hash)
   }
   project.provide('bundleEntry', join(OUT, 'index.js'))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseJob } from '../../../src/admin-api/agent-job.ts'
-import { type CommentView, renderComment } from '../../../src/github/comment-body.ts'
+import { type CommentView, fitComment, renderComment } from '../../../src/github/comment-body.ts'
 import { markerOf, readMarker } from '../../../src/github/tracking-marker.ts'
 import {
   MAX_TRACKED_REQUESTS,
@@ -91,8 +91,11 @@ describe('renderComment', () => {
     [ended('completed', { prLink: null }), 'the agent changed no files, so there is no pull request'],
     [ended('failed'), '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
     [ended('archived'), '🗄️ **Mintlify agent job archived**'],
-    [ended('timeout'), '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still active after 30m'],
-    [ended('error'), '❌ **The Mintlify agent step stopped on an error**: HTTP 404 &lt;b&gt;'],
+    [
+      ended('timeout'),
+      '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still <code>active</code> after 30m'
+    ],
+    [ended('error'), '❌ **The Mintlify agent step stopped on an error**: <code>HTTP 404 &lt;b&gt;</code>'],
     [
       ended('cancelled'),
       '⏹️ **Run cancelled**: this workflow run was cancelled, and the Mintlify agent job may still be running'
@@ -113,6 +116,53 @@ describe('renderComment', () => {
     )
     expect(rendered).not.toContain('javascript:')
     expect(rendered).not.toContain('<img')
-    expect(rendered).toContain('model &lt;img src=x&gt;')
+    expect(rendered).toContain('model <code>&lt;img src=x&gt;</code>')
+  })
+})
+
+describe('fitComment', () => {
+  const runUrl = 'https://github.com/acme/docs/actions/runs/1'
+  const longProject = 'p'.repeat(1000)
+  const request = (n: number): TrackedRequest => ({
+    kind: n === 0 ? 'start' : 'follow-up',
+    run: String(n),
+    attempt: 1,
+    prompt: promptHash(String(n)),
+    line: `${n} ${'x'.repeat(118)}`,
+    project: longProject
+  })
+
+  it("never passes GitHub's limit, however long the ids: the oldest follow-ups go first", () => {
+    let state: TrackingState = { job: 'j'.repeat(900), requests: [] }
+    for (let n = 0; n < MAX_TRACKED_REQUESTS; n++) state = withRequests(state, [request(n)])
+    expect(renderComment(state, { kind: 'active' }, runUrl).length).toBeGreaterThan(65_536)
+    const fitted = fitComment(state, { kind: 'active' }, runUrl)
+    expect(fitted?.body.length).toBeLessThanOrEqual(65_536)
+    expect(fitted?.state.requests[0]).toEqual(request(0))
+    expect(fitted?.state.requests.at(-1)).toEqual(request(MAX_TRACKED_REQUESTS - 1))
+    expect(readMarker(fitted?.body)).toEqual(fitted?.state)
+  })
+
+  it('writes nothing when even the first prompt cannot fit', () => {
+    expect(fitComment({ job: 'j'.repeat(70_000), requests: [request(0)] }, { kind: 'active' }, runUrl)).toBeUndefined()
+  })
+})
+
+describe('API text in the comment', () => {
+  it('mentions nobody: a model or an error holding @someone or #12 is code', () => {
+    const parsed = parseJob(
+      { id: 'job-1', status: 'failed', model: '@octocat #12' },
+      { jobId: 'job-1', githubHosts: new Set() }
+    )
+    const job = parsed.kind === 'job' ? parsed.job : undefined
+    const result: WaitResult = { kind: 'error', reason: 'x', polls: 1, elapsedMs: 1, faults: 0, job }
+    const rendered = renderComment(
+      { job: 'job-1', requests: [] },
+      { kind: 'ended', result, message: 'HTTP 400: ask @octocat about #12', timeoutMs: 1000 },
+      'https://github.com/acme/docs/actions/runs/1'
+    )
+    expect(rendered).toContain('<code>HTTP 400: ask @octocat about #12</code>')
+    expect(rendered).toContain('model <code>@octocat #12</code>')
+    expect(rendered.replaceAll(/<code>[^<]*<\/code>/g, '')).not.toMatch(/@octocat|#12/)
   })
 })

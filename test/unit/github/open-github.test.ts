@@ -29,7 +29,14 @@ function sideOf(github: FakeGitHub): GitHubSide {
     cancelSignal: new AbortController().signal
   }
   const opened = openGitHubSide(
-    { token: 'ghs_x', issueNumber: undefined, repository: 'acme/docs', transport, debug: () => undefined },
+    {
+      token: 'ghs_x',
+      issueNumber: undefined,
+      repository: 'acme/docs',
+      transport,
+      debug: () => undefined,
+      warning: () => undefined
+    },
     run
   )
   if (opened.kind !== 'ready') throw new Error(opened.reason)
@@ -40,7 +47,14 @@ describe('openGitHubSide', () => {
   it('gives up on a GitHub that never answers at the deadline it is given, with a warning that names it', async () => {
     const side = sideOf(await startFakeGitHub({ intercept: () => true }))
     const started = performance.now()
-    const written = await side.write({ job: 'job-5', add: [] }, { kind: 'active' }, 300)
+    const write = {
+      commentId: undefined,
+      state: { job: 'job-5', requests: [] },
+      view: { kind: 'active' },
+      find: true,
+      at: 0
+    } as const
+    const written = await side.write(write, 300)
     expect(written).toEqual({
       kind: 'warning',
       warning: expect.stringContaining(

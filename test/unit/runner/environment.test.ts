@@ -24,10 +24,13 @@ describe('readRunnerEnvironment', () => {
         GITHUB_REPOSITORY: 'acme/docs',
         GITHUB_SERVER_URL: 'https://ghes.example',
         GITHUB_STEP_SUMMARY: '/tmp/summary',
+        GITHUB_JOB: 'docs',
+        GITHUB_ACTION: 'agent',
         NO_PROXY: 'localhost'
       })
     ).toEqual({
       runId: '42',
+      step: 'docs/agent',
       repository: 'acme/docs',
       serverUrl: 'https://ghes.example',
       summaryPath: '/tmp/summary',

@@ -33,6 +33,23 @@ describe('outputWriter', () => {
       ['job', '{"model":"a\\u2028b\\u0085c"}']
     ])
   })
+
+  it('says once that the output file cannot be written, and writes nothing more', () => {
+    const failures: unknown[] = []
+    let tries = 0
+    const outputs = outputWriter(
+      () => {
+        tries += 1
+        throw new Error('Missing file at path: /nowhere/output')
+      },
+      (error) => failures.push(error)
+    )
+    outputs.set('job-id', 'job-1')
+    outputs.set('status', 'active')
+    outputs.finish()
+    expect(tries).toBe(1)
+    expect(failures).toHaveLength(1)
+  })
 })
 
 describe('resultOutputs', () => {

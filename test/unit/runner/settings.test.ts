@@ -16,6 +16,7 @@ interface Read {
   error?: string
   secrets: string[]
   warnings: string[]
+  notices: string[]
 }
 
 /** Reads the inputs with the real `@actions/core`, from INPUT_* variables as the runner sets them. */
@@ -31,18 +32,20 @@ function read(inputs: Record<string, string>): Read {
   for (const [name, value] of Object.entries(all)) process.env[`INPUT_${name.toUpperCase()}`] = value
   const secrets: string[] = []
   const warnings: string[] = []
+  const notices: string[] = []
   try {
     const settings = readSettings({
       getInput: core.getInput,
       getBooleanInput: core.getBooleanInput,
       getMultilineInput: core.getMultilineInput,
       setSecret: (secret) => secrets.push(secret),
-      warning: (message) => warnings.push(String(message))
+      warning: (message) => warnings.push(String(message)),
+      notice: (message) => notices.push(String(message))
     })
-    return { settings, secrets, warnings }
+    return { settings, secrets, warnings, notices }
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    return { error: error.message, secrets, warnings }
+    return { error: error.message, secrets, warnings, notices }
   }
 }
 
@@ -117,6 +120,16 @@ describe('readSettings', () => {
     ['project-id', 'a b', 'Input "project-id" must not contain spaces']
   ])('refuses %s = %j, naming the input', (name, value, message) => {
     expect(read({ [name]: value }).error).toContain(message)
+  })
+
+  it.each([
+    ['30', ['Input "timeout" is 30, read as 30 seconds; write 30m for minutes.']],
+    ['59', ['Input "timeout" is 59, read as 59 seconds; write 59m for minutes.']],
+    ['60', []],
+    ['30s', []],
+    ['30m', []]
+  ])('notes that a bare timeout of %j under a minute is read as seconds', (timeout, notices) => {
+    expect(read({ timeout }).notices).toEqual(notices)
   })
 
   it('refuses a poll interval longer than its cap', () => {

@@ -22,7 +22,7 @@ function request(overrides: Partial<TrackedRequest> = {}): TrackedRequest {
 }
 
 function comment(job: string, ...requests: TrackedRequest[]): TrackedComment {
-  return { id: 1, updatedAt: '2026-11-22T09:00:00Z', state: { job, requests } }
+  return { id: 1, url: undefined, state: { job, requests } }
 }
 
 function read(status: string): PollResult & { kind: 'job' } {
@@ -31,7 +31,7 @@ function read(status: string): PollResult & { kind: 'job' } {
   return parsed
 }
 
-const WANTED = { run: '42', prompt: 'hash', project: 'docs', job: undefined }
+const WANTED = { run: '42', step: 'docs/agent', prompt: 'hash', project: 'docs', job: undefined }
 
 describe('findEarlierAttempt', () => {
   it("finds this run's latest attempt that sent the same prompt to the same project, across comments", () => {
@@ -42,10 +42,15 @@ describe('findEarlierAttempt', () => {
 
   it.each([
     ['another run', request({ run: '41' })],
+    ['another step of the same run', request({ step: 'docs/second' })],
     ['another prompt', request({ prompt: 'other' })],
     ['another project', request({ project: 'other' })]
   ])('ignores a request of %s', (_, other) => {
     expect(findEarlierAttempt([comment('job-1', other)], WANTED)).toBeUndefined()
+  })
+
+  it('takes a request recorded before steps were for any step', () => {
+    expect(findEarlierAttempt([comment('job-1', request())], WANTED)?.comment.state.job).toBe('job-1')
   })
 
   it('between two requests of the same attempt, takes the one in the comment updated last', () => {

@@ -3,11 +3,11 @@ import type { TrackedComment } from '../../../src/github/tracking-comments.ts'
 import { UNKNOWN_JOB } from '../../../src/github/tracking-state.ts'
 import { chooseRequest } from '../../../src/step/request-choice.ts'
 
-/** Tracking comments, oldest update first, as `listTracked` returns them. */
+/** Tracking comments, oldest report first, as `listTracked` returns them. */
 function tracked(...jobs: [job: string, project?: string][]): TrackedComment[] {
   return jobs.map(([job, project], index) => ({
     id: index + 1,
-    updatedAt: `2026-11-22T09:00:0${index}Z`,
+    url: undefined,
     state: {
       job,
       requests: [{ kind: 'start', run: '1', attempt: 1, prompt: 'h', line: 'p', ...(project ? { project } : {}) }]

@@ -1,82 +1,150 @@
 // The tracking comment's lifecycle, with small budgets passed in and a GitHub side that answers when told to.
 import { describe, expect, it } from 'vitest'
-import type { CommentView } from '../../../src/github/comment-body.ts'
-import type { CommentResult } from '../../../src/github/tracking-comments.ts'
+import type { CommentResult, CommentWrite } from '../../../src/github/tracking-comments.ts'
+import { type TrackedRequest, UNKNOWN_JOB } from '../../../src/github/tracking-state.ts'
 import { outputWriter } from '../../../src/runner/outputs.ts'
-import { trackingComment } from '../../../src/step/tracking-comment.ts'
+import { TrackingComment } from '../../../src/step/tracking-comment.ts'
 import type { WaitResult } from '../../../src/step/wait-for-job.ts'
 
 const BUDGETS = { deadlineMs: 400, cancelledDeadlineMs: 150, minimumMs: 50 }
+const REQUEST: TrackedRequest = {
+  kind: 'start',
+  run: '42',
+  attempt: 1,
+  prompt: 'hash',
+  line: 'Document it',
+  step: 'docs/agent'
+}
+type Answer = CommentResult | { readonly kind: 'skipped' }
 
-function harness(write: (view: CommentView, deadlineMs: number) => Promise<CommentResult>) {
+function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>) {
   const outputs: Record<string, string> = {}
   const warnings: string[] = []
   const infos: string[] = []
-  const writes: { view: CommentView['kind']; deadlineMs: number }[] = []
-  const comment = trackingComment(
-    {
-      write: (_update, view, deadlineMs) => {
-        writes.push({ view: view.kind, deadlineMs })
-        return write(view, deadlineMs)
-      }
-    },
-    { job: 'job-1', add: [] },
-    {
-      outputs: outputWriter((name, value) => (outputs[name] = value)),
-      log: { info: (m) => infos.push(m), warning: (m) => warnings.push(m) }
-    },
+  const writes: { write: CommentWrite; deadlineMs: number }[] = []
+  const runner = {
+    outputs: outputWriter((name, value) => (outputs[name] = value)),
+    log: { info: (message: string) => infos.push(message), warning: (message: string) => warnings.push(message) },
+    now: () => 1000
+  }
+  const github = {
+    write: (write: CommentWrite, deadlineMs: number) => {
+      writes.push({ write, deadlineMs })
+      return answer(write, deadlineMs)
+    }
+  }
+  const comment = new TrackingComment(
+    github,
+    runner,
+    { state: { job: UNKNOWN_JOB, requests: [] }, find: false },
     BUDGETS
   )
   return { comment, outputs, warnings, infos, writes }
 }
 
-const ended = (kind: 'completed' | 'cancelled'): CommentView & { kind: 'ended' } => ({
-  kind: 'ended',
-  result: { kind, polls: 1, elapsedMs: 10, job: undefined, faults: 0 } as WaitResult,
-  message: 'done',
-  timeoutMs: 1000
-})
-const never = () => new Promise<CommentResult>(() => undefined)
-const commented = (url: string) => Promise.resolve<CommentResult>({ kind: 'commented', url })
-
-describe('trackingComment', () => {
-  it('sets comment-url once, when the comment is first made, and logs its address', async () => {
-    const { comment, outputs, infos, writes } = harness(() => commented('https://github.com/acme/docs/issues/1#c'))
-    comment.show({ kind: 'active' })
-    await comment.end(ended('completed'))
-    expect(outputs['comment-url']).toBe('https://github.com/acme/docs/issues/1#c')
-    expect(infos).toEqual(['Tracking comment: https://github.com/acme/docs/issues/1#c'])
-    expect(writes.map((write) => write.view)).toEqual(['active', 'ended'])
-    expect(writes[0]?.deadlineMs).toBe(BUDGETS.deadlineMs)
+const ended = (kind: 'completed' | 'cancelled') =>
+  ({
+    kind: 'ended',
+    result: { kind, polls: 1, elapsedMs: 10, job: undefined, faults: 0 } as WaitResult,
+    message: 'done',
+    timeoutMs: 1000
+  }) as const
+const never = () => new Promise<Answer>(() => undefined)
+/** GitHub wrote the comment as asked. */
+const written = (write: CommentWrite): Promise<Answer> =>
+  Promise.resolve({
+    kind: 'commented',
+    commentId: 7,
+    url: 'https://github.com/acme/docs/issues/1#c7',
+    state: write.state
   })
 
-  it('edits with the outcome within one budget shared with the first write, or warns that GitHub took it all', async () => {
-    const { comment, warnings, writes } = harness((view) => (view.kind === 'active' ? never() : commented('x')))
+describe('TrackingComment', () => {
+  it('records a request as unsure before it is sent, then the job it started, in the same comment', async () => {
+    const { comment, writes, outputs } = harness(written)
+    await comment.recordBeforeSending(REQUEST)
+    expect(writes).toHaveLength(1)
+    expect(writes[0]?.write).toMatchObject({
+      commentId: undefined,
+      view: { kind: 'sending' },
+      state: { job: UNKNOWN_JOB }
+    })
+    expect(writes[0]?.write.state.requests).toEqual([{ ...REQUEST, unsure: true }])
+    comment.accepted(REQUEST, 'job-9')
     comment.show({ kind: 'active' })
-    const started = performance.now()
+    await comment.settle()
+    expect(writes[1]?.write).toMatchObject({ commentId: 7, state: { job: 'job-9', requests: [REQUEST] } })
+    expect(outputs['comment-url']).toBe('https://github.com/acme/docs/issues/1#c7')
+    expect(comment.protectsReruns()).toBe(true)
+  })
+
+  it('withdraws a request that surely never reached the API, so a re-run may send it', async () => {
+    const { comment, writes } = harness(written)
+    await comment.recordBeforeSending(REQUEST)
+    comment.withdraw(REQUEST)
     await comment.end(ended('completed'))
-    expect(performance.now() - started).toBeLessThan(2000)
-    expect(writes.map((write) => write.view)).toEqual(['active'])
+    expect(writes[1]?.write.state.requests).toEqual([])
+    expect(comment.protectsReruns()).toBe(true)
+  })
+
+  it('says re-runs are unprotected when the record of a sent request never landed, and says why once', async () => {
+    const { comment, warnings } = harness(() => Promise.resolve({ kind: 'warning', warning: 'no permission' }))
+    await comment.recordBeforeSending(REQUEST)
+    comment.accepted(REQUEST, 'job-9')
+    comment.show({ kind: 'active' })
+    await comment.settle()
+    expect(comment.problem()).toBe('no permission')
+    expect(comment.protectsReruns()).toBe(false)
+    expect(warnings).toEqual(['no permission', 'no permission'])
+  })
+
+  it("keeps the requests found on the job's own comment, and never undoes a later change", async () => {
+    const earlier: TrackedRequest = { ...REQUEST, run: '41', prompt: 'older' }
+    const { comment, writes } = harness((write) =>
+      Promise.resolve({
+        kind: 'commented',
+        commentId: 7,
+        url: undefined,
+        state: { ...write.state, requests: [earlier, ...write.state.requests] }
+      })
+    )
+    await comment.recordBeforeSending(REQUEST)
+    comment.accepted(REQUEST, 'job-9')
+    comment.show({ kind: 'active' })
+    await comment.settle()
+    expect(writes[1]?.write.state.requests).toEqual([earlier, REQUEST])
+  })
+
+  it('edits with the outcome within one budget shared with the pending writes, or warns that GitHub took it all', async () => {
+    const { comment, warnings, writes } = harness((write) => (write.view.kind === 'active' ? never() : written(write)))
+    comment.show({ kind: 'active' })
+    await comment.end(ended('completed'))
+    expect(writes.map(({ write }) => write.view.kind)).toEqual(['active'])
     expect(warnings).toEqual(['The tracking comment was not edited with the outcome: GitHub took all of its 400ms.'])
   })
 
   it("gives a cancelled run's edit only the short budget, and the edit what is left of it", async () => {
-    let release: (result: CommentResult) => void = () => undefined
-    const first = new Promise<CommentResult>((resolve) => (release = resolve))
-    const { comment, writes } = harness((view) => (view.kind === 'active' ? first : commented('x')))
+    let release: () => void = () => undefined
+    const first = new Promise<void>((resolve) => (release = resolve))
+    const { comment, writes } = harness(async (write) => {
+      if (write.view.kind === 'active') await first
+      return written(write)
+    })
     comment.show({ kind: 'active' })
-    setTimeout(() => release({ kind: 'commented', url: 'x' }), 20)
+    setTimeout(release, 20)
     await comment.end(ended('cancelled'))
-    expect(writes.map((write) => write.view)).toEqual(['active', 'ended'])
+    expect(writes.map(({ write }) => write.view.kind)).toEqual(['active', 'ended'])
     expect(writes[1]?.deadlineMs).toBeLessThanOrEqual(BUDGETS.cancelledDeadlineMs)
     expect(writes[1]?.deadlineMs).toBeGreaterThan(0)
   })
 
-  it('passes on a warning instead of an address', async () => {
-    const { comment, warnings, outputs } = harness(() => Promise.resolve({ kind: 'warning', warning: 'no permission' }))
+  it('warns when GitHub gives no address for the comment, and sets no comment-url', async () => {
+    const { comment, warnings, outputs } = harness((write) =>
+      Promise.resolve({ kind: 'commented', commentId: 7, url: undefined, state: write.state })
+    )
     comment.show({ kind: 'started' })
     await comment.settle()
-    expect(warnings).toEqual(['no permission'])
+    expect(warnings).toEqual(['The tracking comment was written, but GitHub gave no http(s) address for it.'])
     expect(outputs['comment-url']).toBeUndefined()
   })
 })
