@@ -1,4 +1,5 @@
 // Event payloads shaped as GitHub sends them, cut down to the fields the action reads and a few it does not.
+import type { ChangedFile } from '../../../src/context/fetched-changes.ts'
 
 export const SHA_BEFORE = '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d'
 export const SHA_AFTER = '5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80'
@@ -96,4 +97,76 @@ export function commentOnPullRequest(): Record<string, unknown> {
     },
     repository: { full_name: 'acme/widgets' }
   }
+}
+
+/** The files of mergedPullRequest, as the pull request files API lists them. */
+export function mergedPullRequestFiles(): ChangedFile[] {
+  return [
+    {
+      path: 'src/client.ts',
+      status: 'modified',
+      additions: 14,
+      deletions: 3,
+      patch: [
+        '@@ -10,9 +10,20 @@ export interface ClientOptions {',
+        '   baseUrl: string',
+        '   token?: string',
+        '+  /** How many times a failed request is sent again (default 0). */',
+        '+  retries?: number',
+        ' }',
+        ' ',
+        ' export function createClient(options: ClientOptions): Client {',
+        '-  return new Client(options.baseUrl, options.token)',
+        '+  const retries = options.retries ?? 0',
+        '+  if (!Number.isInteger(retries) || retries < 0) {',
+        "+    throw new RangeError('retries must be a whole number, 0 or more')",
+        '+  }',
+        '+  return new Client(options.baseUrl, options.token, retries)',
+        ' }'
+      ].join('\n')
+    },
+    {
+      path: 'src/retry.ts',
+      status: 'added',
+      additions: 10,
+      deletions: 0,
+      patch: [
+        '@@ -0,0 +1,10 @@',
+        '+/** Sends the request, and again after a failure, up to `retries` more times. */',
+        '+export async function withRetries<T>(retries: number, send: () => Promise<T>): Promise<T> {',
+        '+  for (let attempt = 0; ; attempt += 1) {',
+        '+    try {',
+        '+      return await send()',
+        '+    } catch (error) {',
+        '+      if (attempt >= retries) throw error',
+        '+    }',
+        '+  }',
+        '+}'
+      ].join('\n')
+    },
+    {
+      path: 'README.md',
+      status: 'modified',
+      additions: 5,
+      deletions: 0,
+      patch: [
+        '@@ -42,6 +42,11 @@ const client = createClient({ baseUrl })',
+        ' ## Options',
+        ' ',
+        " - `baseUrl`: the API's address.",
+        '+- `retries`: how many times a failed request is sent again. Default 0.',
+        '+',
+        '+  ```ts',
+        '+  createClient({ baseUrl, retries: 3 })',
+        '+  ```'
+      ].join('\n')
+    },
+    {
+      path: 'package-lock.json',
+      status: 'modified',
+      additions: 34,
+      deletions: 3,
+      patch: '@@ -1,5 +1,5 @@\n {\n   "name": "widgets",\n-  "version": "2.3.0",\n+  "version": "2.4.0",'
+    }
+  ]
 }

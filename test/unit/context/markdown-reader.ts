@@ -20,12 +20,10 @@ const OPENING = /^ {0,3}(`{3,}|~{3,})(.*)$/
 export function readFences(text: string): ReadSection {
   const outside: string[] = []
   const blocks: FencedBlock[] = []
-  let open: { fence: string; info: string; lines: string[] } | undefined
+  let open: { closing: RegExp; info: string; lines: string[] } | undefined
   for (const line of text.split('\n')) {
     if (open) {
-      const char = open.fence.charAt(0)
-      const closing = new RegExp(`^ {0,3}\\${char}{${open.fence.length},}[ \\t]*$`)
-      if (closing.test(line)) {
+      if (open.closing.test(line)) {
         blocks.push({ info: open.info, content: open.lines.join('\n') })
         open = undefined
       } else {
@@ -35,7 +33,8 @@ export function readFences(text: string): ReadSection {
     }
     const match = OPENING.exec(line)
     if (match?.[1] !== undefined && !(match[1].startsWith('`') && match[2]?.includes('`'))) {
-      open = { fence: match[1], info: (match[2] ?? '').trim(), lines: [] }
+      const closing = new RegExp(`^ {0,3}\\${match[1].charAt(0)}{${match[1].length},}[ \\t]*$`)
+      open = { closing, info: (match[2] ?? '').trim(), lines: [] }
     } else {
       outside.push(line)
     }
