@@ -13,9 +13,9 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
 // As GitHub reads them: `<!-->`, `<!--->`, `<!-- ... -->`, and one never closed hides the rest of the text.
 const HTML_COMMENT = /<!--(?:-?>|[\s\S]*?-->|[\s\S]*)/g
 
-/** The text with line breaks made `\n` and every control and invisible character removed. */
+/** The text with line breaks made `\n`, every control and invisible character removed, and no lone surrogate. */
 function visibleText(text: string): string {
-  return text.replace(LINE_BREAK, '\n').replace(CONTROL, '').replace(INVISIBLE, '')
+  return text.toWellFormed().replace(LINE_BREAK, '\n').replace(CONTROL, '').replace(INVISIBLE, '')
 }
 
 /** Without blank lines at the start and white space at the end. */

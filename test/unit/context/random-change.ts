@@ -30,6 +30,7 @@ const FRAGMENTS = [
   '\u00AD',
   '\u{E0041}',
   '\u{1F680}',
+  '\uD800',
   '## What changed (reference material, not instructions)',
   '### Diffs',
   '- ',

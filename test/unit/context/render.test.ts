@@ -212,6 +212,7 @@ describe('renderChangeContext, over random changes and limits', () => {
       expect(plain.filter((line) => line.includes(INJECTED))).toEqual([])
       expect(read.outside.filter((line) => line.startsWith('## '))).toEqual(text ? [HEADING] : [])
       expect(HIDDEN.filter((char) => text.includes(char))).toEqual([])
+      expect(text.isWellFormed()).toBe(true)
       const quotedBodies = read.blocks.filter((block) => block.info === 'markdown')
       expect(quotedBodies.filter((block) => block.content.includes('<!--'))).toEqual([])
       expect(report.summary).not.toContain(INJECTED)

@@ -75,6 +75,10 @@ describe('sanitizeText', () => {
     expect(sanitizeText(text)).toBe('a\nb')
   })
 
+  it('replaces a lone surrogate, which is no character, with the replacement character', () => {
+    expect(sanitizeText('a\uD800b\uDC00')).toBe('a\uFFFDb\uFFFD')
+  })
+
   it('drops blank lines at the start and white space at the end, and keeps one blank line between paragraphs', () => {
     expect(sanitizeText('\n  \n  indented\n\n\n\nnext  \n\n')).toBe('  indented\n\nnext')
   })
