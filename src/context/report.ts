@@ -66,12 +66,14 @@ function diffsPart(tally: Tally): string | undefined {
   return parts.length > 0 ? `diffs: ${parts.join(', ')}` : undefined
 }
 
-function cutPart(tally: Tally): string {
+/** The lists and bodies cut, or that nothing was (the diffs' part says what of them was). */
+function cutPart(tally: Tally): string | undefined {
   const cuts = [
     tally.listsCut > 0 ? `${counted(tally.listsCut, 'list')} cut` : '',
     tally.bodiesCut > 0 ? `${counted(tally.bodiesCut, 'body', 'bodies')} cut` : ''
   ].filter(Boolean)
-  return cuts.length > 0 ? cuts.join(', ') : 'nothing cut'
+  if (cuts.length > 0) return cuts.join(', ')
+  return tally.diffsCut + tally.diffsLeftOut > 0 ? undefined : 'nothing cut'
 }
 
 /** The report of a section that was added. */

@@ -222,6 +222,8 @@ describe('renderChangeContext, over random changes and limits', () => {
   it('cuts with a note of what was left out', () => {
     for (const { facts, fetched, limit } of cases(3, 800)) {
       const { text, report } = renderChangeContext(facts, fetched, { limit })
+      const cuts = report.diffsCut + report.diffsLeftOut + report.listsCut + report.bodiesCut
+      expect(report.summary.includes('nothing cut')).toBe(text !== '' && cuts === 0)
       if (report.diffsCut > 0) expect(text).toMatch(/```\n… [\d,]+ more lines? of this diff left out/)
       if (report.listsCut > 0 && report.filesListed > 0 && report.filesLeftOut > 0) {
         expect(text).toMatch(/- … [\d,]+ more files? left out\n/)

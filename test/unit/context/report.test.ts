@@ -28,6 +28,13 @@ describe('reportOf', () => {
     )
   })
 
+  it('says nothing else was cut when only a diff was', () => {
+    const tally = { ...emptyTally(), filesListed: 4, diffsWhole: 0, diffsCut: 1, diffLinesLeftOut: 8, diffsLeftOut: 2 }
+    expect(reportOf(1300, 1261, tally).summary).toBe(
+      'Added 1,261 characters of context (limit 1,300): 4 of 4 files listed; diffs: 1 cut (8 lines left out), 2 left out for the limit.'
+    )
+  })
+
   it('counts lists cut', () => {
     const tally = { ...emptyTally(), filesListed: 10, filesLeftOut: 290, listsCut: 1 }
     expect(reportOf(2000, 1990, tally).summary).toBe(
