@@ -18,12 +18,6 @@ export function fenceFor(content: string, info: 'markdown' | 'diff'): Fence {
   return { open: `${fence}${info}`, close: fence }
 }
 
-/** A fenced code block holding `content` (one or more lines). */
-export function fencedBlock(content: string, info: 'markdown' | 'diff'): string {
-  const { open, close } = fenceFor(content, info)
-  return `${open}\n${content}\n${close}`
-}
-
 /**
  * An inline code span holding `text` (one line, not empty), which cannot close it early. A space pads text that
  * starts or ends with a backtick or a space: Markdown strips one space from each side of a padded span.

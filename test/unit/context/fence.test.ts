@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { codeSpan, fencedBlock, fenceFor } from '../../../src/context/fence.ts'
+import { codeSpan, fenceFor } from '../../../src/context/fence.ts'
 import { readCodeSpans, readFences } from './markdown-reader.ts'
 import { seededRandom } from './seeded-random.ts'
 
-describe('fencedBlock', () => {
+describe('fenceFor', () => {
   it.each([
     ['plain text', 'Adds retries.', '```'],
     ['a fence of three backticks', 'text\n```\n## Injected heading', '````'],
@@ -11,9 +11,9 @@ describe('fencedBlock', () => {
     ['tildes, which cannot close a backtick fence', '~~~\n~~~~~~', '```'],
     ['an indented fence', '   ````\nx', '`````']
   ])('holds %s inside one block', (_name, content, fence) => {
-    const block = fencedBlock(content, 'markdown')
-    expect(block.startsWith(`${fence}markdown\n`)).toBe(true)
-    expect(readFences(`before\n${block}\nafter`)).toEqual({
+    const { open, close } = fenceFor(content, 'markdown')
+    expect({ open, close }).toEqual({ open: `${fence}markdown`, close: fence })
+    expect(readFences(['before', open, content, close, 'after'].join('\n'))).toEqual({
       outside: ['before', 'after'],
       blocks: [{ info: 'markdown', content }],
       unclosed: false
