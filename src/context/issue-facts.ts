@@ -1,16 +1,12 @@
 import type { CommentFacts, EventFacts, IssueFacts } from './change-facts.ts'
 import { nothingToAdd } from './no-facts.ts'
-import { fieldsAt, hasFields, httpUrlOf, positiveIntegerOf, textOf } from './payload-fields.ts'
+import { fieldsAt, hasFields, positiveIntegerOf, postOf, textOf } from './payload-fields.ts'
 import type { RepositoryName } from './repository-name.ts'
 
 function commentOf(payload: unknown): CommentFacts | undefined {
   const comment = fieldsAt(payload, 'comment')
   if (!hasFields(comment)) return undefined
-  return {
-    author: textOf(fieldsAt(comment, 'user')['login']),
-    url: httpUrlOf(comment['html_url']),
-    body: textOf(comment['body'])
-  }
+  return postOf(comment)
 }
 
 /** An `issues` or `issue_comment` event: the issue (or pull request conversation), and the comment if any. */
@@ -23,9 +19,7 @@ export function issueFacts(event: string, payload: unknown, repository: Reposito
     repository: repository?.fullName ?? '',
     number,
     title: textOf(issue['title']),
-    url: httpUrlOf(issue['html_url']),
-    author: textOf(fieldsAt(issue, 'user')['login']),
-    body: textOf(issue['body']),
+    ...postOf(issue),
     isPullRequest: hasFields(issue['pull_request']),
     comment: event === 'issue_comment' ? commentOf(payload) : undefined
   }

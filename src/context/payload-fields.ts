@@ -1,4 +1,5 @@
 // Readers for an event payload that may hold anything: each gives a value of its type, or an empty one.
+import { httpUrl } from '../text/untrusted-text.ts'
 
 export type Fields = Readonly<Record<string, unknown>>
 
@@ -48,11 +49,14 @@ export function listOf(value: unknown): readonly unknown[] {
 
 /** The URL if it is an absolute http(s) URL, else empty: a link the agent may follow goes nowhere else. */
 export function httpUrlOf(value: unknown): string {
-  if (typeof value !== 'string' || value === '') return ''
-  try {
-    const url = new URL(value)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : ''
-  } catch {
-    return ''
+  return typeof value === 'string' ? (httpUrl(value)?.href ?? '') : ''
+}
+
+/** What an issue, a pull request and a comment all have: who wrote it, where it is, and what it says. */
+export function postOf(post: Fields): { readonly author: string; readonly url: string; readonly body: string } {
+  return {
+    author: textOf(fieldsAt(post, 'user')['login']),
+    url: httpUrlOf(post['html_url']),
+    body: textOf(post['body'])
   }
 }
