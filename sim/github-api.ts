@@ -20,6 +20,23 @@ export interface FakeGitHub extends RunningServer {
   readonly calls: string[]
 }
 
+/** A changed file, as GitHub's pull request files and compare endpoints list it. */
+export interface SimulatedFile {
+  readonly filename: string
+  readonly status: string
+  readonly additions: number
+  readonly deletions: number
+  /** Left out, as GitHub does, for a binary or very large file. */
+  readonly patch?: string
+  readonly previous_filename?: string
+}
+
+export interface SimulatedCommit {
+  readonly sha: string
+  readonly message: string
+  readonly author: string
+}
+
 export interface FakeGitHubOptions {
   readonly owner?: string
   readonly repo?: string
@@ -42,6 +59,12 @@ export interface FakeGitHubOptions {
    * the comment, but the answer never said so. `write` counts the writes, from 0.
    */
   readonly failAfterWriting?: (call: string, write: number) => number | undefined
+  /** Each pull request's changed files, by number. */
+  readonly pullFiles?: Readonly<Record<number, readonly SimulatedFile[]>>
+  /** Each compare, by `base...head`: its commits (oldest first) and its files. */
+  readonly compares?: Readonly<
+    Record<string, { readonly commits: readonly SimulatedCommit[]; readonly files: readonly SimulatedFile[] }>
+  >
 }
 
 /** GitHub refuses a comment longer than this, with this answer. */
@@ -110,6 +133,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       }
       return sendJson(res, 200, { errors: [{ message: 'unknown query' }] })
     }
+    const changes = changesAnswer(url, options, server.url)
+    if (changes && req.method === 'GET') return sendJson(res, changes.status, changes.body, changes.headers)
     const list = listPath.exec(url.pathname)
     if (list && req.method === 'GET') {
       const issue = Number(list[1])
@@ -178,4 +203,42 @@ function pageLinks(base: string, perPage: number, page: number, total: number): 
     ...(page > 1 ? [link(1, 'first')] : [])
   ]
   return links.length > 0 ? { link: links.join(', ') } : {}
+}
+
+/** A page of a list: the items, and GitHub's Link header for the others. */
+function paged<T>(items: readonly T[], url: URL, base: string) {
+  const perPage = Number(url.searchParams.get('per_page') ?? 30)
+  const page = Number(url.searchParams.get('page') ?? 1)
+  return {
+    items: items.slice((page - 1) * perPage, page * perPage),
+    page,
+    headers: pageLinks(base, perPage, page, items.length)
+  }
+}
+
+/** A pull request's files, or a compare, when the request asks for one the options hold. */
+function changesAnswer(url: URL, options: FakeGitHubOptions, serverUrl: string) {
+  const owner = options.owner ?? 'acme'
+  const repo = options.repo ?? 'docs'
+  const base = `${serverUrl}${url.pathname}`
+  const files = new RegExp(`^/repos/${owner}/${repo}/pulls/(\\d+)/files$`).exec(url.pathname)
+  if (files) {
+    const listed = options.pullFiles?.[Number(files[1])]
+    if (!listed) return { status: 404, body: { message: 'Not Found' }, headers: {} }
+    const { items, headers } = paged(listed, url, base)
+    return { status: 200, body: items, headers }
+  }
+  const compare = new RegExp(`^/repos/${owner}/${repo}/compare/(.+)$`).exec(url.pathname)
+  if (!compare) return undefined
+  const found = options.compares?.[decodeURIComponent(compare[1] ?? '')]
+  if (!found) return { status: 404, body: { message: 'Not Found' }, headers: {} }
+  const { items, page, headers } = paged(found.commits, url, base)
+  const commits = items.map((commit) => ({
+    sha: commit.sha,
+    commit: { message: commit.message, author: { name: commit.author } },
+    author: { login: commit.author }
+  }))
+  // As GitHub does, the files come with the first page only.
+  const body = { total_commits: found.commits.length, commits, ...(page === 1 ? { files: found.files } : {}) }
+  return { status: 200, body, headers }
 }

@@ -5,6 +5,7 @@ import { throttling } from '@octokit/plugin-throttling'
 import { Octokit } from '@octokit/rest'
 import { fetch as undiciFetch } from 'undici'
 import type { Transport } from '../transport/transport.ts'
+import { forLog } from '../text/untrusted-text.ts'
 
 /**
  * Once the deadline has passed, a failed request is not retried: plugin-retry would otherwise wait and try again
@@ -35,6 +36,8 @@ export interface GitHubClient {
   readonly signal: AbortSignal
   /** The rate limit that made a request give up, if one did. */
   rateLimitHit(): RateLimitHit | undefined
+  /** How many requests were sent, retries included. */
+  requestCount(): number
   /**
    * The work, or a rejection as soon as the signal aborts: Octokit's waits between retries do not watch the signal,
    * and a cancelled run must not sit through them.
@@ -62,6 +65,24 @@ export interface GitHubWork {
    * the whole process shares, and that edit has two seconds in all.
    */
   readonly throttled: boolean
+}
+
+/** The access for this token, with Octokit's own log lines (redacted, one line each) sent to `debug`. */
+export function githubAccess(
+  token: string,
+  apiUrl: string,
+  transport: Pick<Transport, 'redact'>,
+  debug: (message: string) => void
+): GitHubAccess {
+  return {
+    token,
+    apiUrl,
+    log: (message) => {
+      // Octokit's request log names GitHub's request id, or "undefined" when an answer has none.
+      const line = message.replace(/ with id undefined\b/, '')
+      debug(`GitHub: ${forLog(transport.redact(line), 500)}`)
+    }
+  }
 }
 
 /** How many times a rate-limited request is tried again before giving up. */
@@ -96,7 +117,17 @@ export function createGitHubClient(transport: Transport, access: GitHubAccess, w
     },
     retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2 }
   })
-  return { octokit, signal, rateLimitHit: () => hit, bounded: (pending) => raceAgainst(signal, pending) }
+  let requests = 0
+  octokit.hook.before('request', () => {
+    requests += 1
+  })
+  return {
+    octokit,
+    signal,
+    rateLimitHit: () => hit,
+    requestCount: () => requests,
+    bounded: (pending) => raceAgainst(signal, pending)
+  }
 }
 
 function raceAgainst<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {

@@ -3,10 +3,15 @@
 // Octokit.
 import { context } from '@actions/github'
 import type { Transport } from '../transport/transport.ts'
-import { forLog } from '../text/untrusted-text.ts'
 import { type CommentTarget, resolveCommentTarget } from './comment-target.ts'
 import { describeGitHubFailure, isPermissionRefusal } from './github-failure.ts'
-import { createGitHubClient, type GitHubAccess, type GitHubClient, type GitHubWork } from './octokit-client.ts'
+import {
+  createGitHubClient,
+  type GitHubAccess,
+  githubAccess,
+  type GitHubClient,
+  type GitHubWork
+} from './octokit-client.ts'
 import { type CommentResult, type CommentWrite, type TrackedComment, TrackingComments } from './tracking-comments.ts'
 
 /** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
@@ -60,15 +65,7 @@ export function openGitHubSide(options: GitHubSideOptions, run: RunContext = con
   const { target } = resolved
   const { transport } = options
   const workflow = workflowRun(target, run)
-  const access = {
-    token: options.token,
-    apiUrl: run.apiUrl,
-    log: (message: string) => {
-      // Octokit's request log names GitHub's request id, or "undefined" when an answer has none.
-      const line = message.replace(/ with id undefined\b/, '')
-      options.debug(`GitHub: ${forLog(transport.redact(line), 500)}`)
-    }
-  }
+  const access = githubAccess(options.token, run.apiUrl, transport, options.debug)
   const comments = new TrackingComments({
     target,
     runUrl: workflow.url,

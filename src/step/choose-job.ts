@@ -39,7 +39,7 @@ export type Chosen =
 
 export interface ChooseContext extends Pick<
   StepSetup,
-  'api' | 'github' | 'githubUnavailable' | 'deadline' | 'clock' | 'openComment'
+  'api' | 'github' | 'githubUnavailable' | 'deadline' | 'clock' | 'openComment' | 'compose'
 > {
   readonly settings: SendContext['settings'] & Pick<Settings, 'jobId' | 'prompt' | 'followUp' | 'comment'>
   /** GITHUB_RUN_ID, for when GitHub is not opened, and the step (`GITHUB_JOB/GITHUB_ACTION`). */

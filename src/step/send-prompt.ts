@@ -18,6 +18,8 @@ export interface SendContext {
   readonly deadline: number
   readonly clock: StepClock
   readonly log: (message: string) => void
+  /** The prompt as it is sent (with `context: auto`, followed by what changed). */
+  readonly compose: (prompt: string) => Promise<string>
 }
 
 export type PromptTarget = { readonly kind: 'start' } | { readonly kind: 'follow-up'; readonly jobId: string }
@@ -36,6 +38,8 @@ export async function sendPrompt(
       ? `Starting an agent job in ${project} with the prompt: ${firstLine(prompt, 100)}`
       : `Sending a follow-up to ${job} in ${project}: ${firstLine(prompt, 100)}`
   )
+  // The record and a re-run's search go by the prompt as the user wrote it, not the text read from GitHub.
+  const text = await context.compose(prompt)
   const request = trackedRequest(context, prompt, target.kind)
   await comment?.recordBeforeSending(request)
   if (context.clock.cancelled()) {
@@ -46,8 +50,8 @@ export async function sendPrompt(
     ...settings,
     send: (timeoutMs) =>
       target.kind === 'start'
-        ? context.api.createJob(prompt, timeoutMs)
-        : context.api.sendFollowUp(target.jobId, prompt, timeoutMs),
+        ? context.api.createJob(text, timeoutMs)
+        : context.api.sendFollowUp(target.jobId, text, timeoutMs),
     wording: job === undefined ? startWording(project) : followUpWording(job),
     deadline: context.deadline,
     clock: context.clock,

@@ -2,13 +2,14 @@
 // `comment` or a follow-up through the issue asks for it.
 import { type AdminApi, createAdminApi } from '../admin-api/client.ts'
 import { githubHosts } from '../admin-api/pull-request-link.ts'
-import { loadGitHubSide } from '../github/load-github.ts'
+import { loadChangeContext, loadGitHubSide } from '../github/load-github.ts'
 import type { GitHubSide } from '../github/open-github.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import { type StepClock, stepClock } from './clock.ts'
 import type { StepContext } from './step-context.ts'
+import { GITHUB_DEADLINE_MS } from './time-budgets.ts'
 import { type CommentStart, TrackingComment } from './tracking-comment.ts'
 
 export interface StepSetup {
@@ -23,6 +24,8 @@ export interface StepSetup {
   readonly githubUnavailable: string | undefined
   /** The job's tracking comment, with `comment: true` and GitHub opened. */
   readonly openComment: (start: CommentStart) => TrackingComment | undefined
+  /** The prompt as it is sent: with `context: auto`, followed by what changed. */
+  readonly compose: (prompt: string) => Promise<string>
 }
 
 export async function setUpStep(settings: Settings, context: StepContext): Promise<StepSetup> {
@@ -59,8 +62,24 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
     api,
     github,
     githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
-    openComment: (start) => (settings.comment && github ? new TrackingComment(github, commentRunner, start) : undefined)
+    openComment: (start) =>
+      settings.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
+    compose: (prompt) => composePrompt(prompt, settings, context)
   }
+}
+
+/** The prompt, and with `context: auto`, the "What changed" section after it (read within the GitHub deadline). */
+async function composePrompt(prompt: string, settings: Settings, context: StepContext): Promise<string> {
+  if (settings.context !== 'auto') return prompt
+  const section = await loadChangeContext({
+    token: settings.githubToken,
+    repository: context.environment.repository,
+    transport: context.transport,
+    limit: settings.contextLimit,
+    deadlineMs: GITHUB_DEADLINE_MS,
+    log: context.runner.log
+  })
+  return section === '' ? prompt : `${prompt}\n\n${section}`
 }
 
 /** `comment`, or a follow-up that finds its job through the issue's tracking comment. */

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
 import { ROOT } from '../../sim/run-action.ts'
 
-it('runs the demo: a job started from a prompt stays active, then completes with a pull request', async () => {
+it('runs the demo: a merged pull request starts a job with what changed; it stays active, then completes with a pull request', async () => {
   const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], {
     env: { PATH: process.env['PATH'] ?? '', ACTION_ENTRY: inject('bundleEntry') }
   })
@@ -14,8 +14,11 @@ it('runs the demo: a job started from a prompt stays active, then completes with
   const code = await new Promise((resolve) => child.on('close', resolve))
   expect(code, output).toBe(0)
   expect(output).toContain(
-    '\nStarting an agent job in project "demo-project" with the prompt: Document the new /users endpoint.\n'
+    '\nStarting an agent job in project "demo-project" with the prompt: Update the docs for the change below'
   )
+  expect(output).toMatch(/\nAdded [\d,]+ characters of context \(limit 20,000\): 3 of 3 files listed/)
+  expect(output).toContain('### Pull request #42 in `acme/api`, merged')
+  expect(output).not.toContain('reviewer checklist')
   expect(output).toContain('\nStarted agent job "job-1".\n')
   expect(output).toContain('\nJob status: active\n')
   expect(output).toContain('job-id: job-1')

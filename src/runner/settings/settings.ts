@@ -4,6 +4,7 @@ import { readApiKey, readGitHubToken, warnOfUnusualKey } from './credentials.ts'
 import { readBaseUrl } from './base-url.ts'
 import { type InputSource, InputReader } from './input-reader.ts'
 import { type JobRequest, readJobRequest } from './job-request.ts'
+import { type PromptContext, readPromptContext } from './prompt-context.ts'
 import { readReporting, type Reporting } from './reporting.ts'
 import { readTiming, type Timing } from './timing.ts'
 
@@ -11,7 +12,7 @@ export { InputError } from './input-reader.ts'
 export type { FailableOutcome } from './reporting.ts'
 
 /** Everything the action was asked to do. */
-export interface Settings extends JobRequest, Timing, Reporting {
+export interface Settings extends JobRequest, PromptContext, Timing, Reporting {
   /** The admin API key. Masked the moment it is read; never log it. */
   readonly apiKey: string
   /** The admin API's root, as given. */
@@ -24,13 +25,15 @@ export function readSettings(source: InputSource): Settings {
   const reader = new InputReader(source)
   const apiKey = readApiKey(reader)
   const request = readJobRequest(reader)
+  const promptContext = readPromptContext(reader)
   warnOfUnusualKey(reader, apiKey, request.projectId)
   const baseUrl = readBaseUrl(reader)
   const timing = readTiming(reader)
   const reporting = readReporting(reader)
-  const usesGitHub = reporting.comment || (request.followUp && request.jobId === undefined)
+  const usesGitHub =
+    reporting.comment || (request.followUp && request.jobId === undefined) || promptContext.context === 'auto'
   const githubToken = readGitHubToken(reader, usesGitHub)
   reader.finish()
   if (!baseUrl) throw new Error('base-url was not read, yet no problem was recorded')
-  return { ...request, ...timing, ...reporting, apiKey, baseUrl, githubToken }
+  return { ...request, ...promptContext, ...timing, ...reporting, apiKey, baseUrl, githubToken }
 }

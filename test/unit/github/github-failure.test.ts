@@ -10,6 +10,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
     octokit: undefined as never,
     signal: controller.signal,
     rateLimitHit: () => options.rateLimit,
+    requestCount: () => 0,
     bounded: (work) => work
   }
 }

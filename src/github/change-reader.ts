@@ -1,0 +1,117 @@
+// What GitHub says about a change, for the prompt's "What changed" section: a pull request's files (with their
+// diffs), or a push's compare (its commits and files). A read that fails leaves its part out, in our own words.
+import type { Commit } from '../context/change-facts.ts'
+import type { ChangeFetch } from '../context/change-facts.ts'
+import type { ChangedFile, FetchedChanges, FileStatus } from '../context/fetched-changes.ts'
+import { httpStatusOf } from './github-failure.ts'
+import type { GitHubClient } from './octokit-client.ts'
+
+/** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */
+const MOST_FILES = 300
+/** The latest commits the section lists. */
+const LATEST_COMMITS = 50
+const PER_PAGE = 100
+
+export interface ReadChanges {
+  readonly fetched: FetchedChanges
+  /** What went wrong, for the log's warnings: our own words and an HTTP status, never GitHub's text. */
+  readonly warnings: readonly string[]
+}
+
+export async function readChanges(github: GitHubClient, fetch: ChangeFetch): Promise<ReadChanges> {
+  if (fetch.kind === 'nothing') return { fetched: {}, warnings: [] }
+  const what = fetch.kind === 'compare' ? "the push's commits and changed files" : "the pull request's changed files"
+  try {
+    return {
+      fetched: fetch.kind === 'compare' ? await readCompare(github, fetch) : await readPullFiles(github, fetch),
+      warnings: []
+    }
+  } catch (error) {
+    if (github.signal.aborted) throw error
+    const status = httpStatusOf(error)
+    const why = status === undefined ? 'no answer' : `HTTP ${status}`
+    const unreadable = `${what} could not be read from GitHub`
+    const hint = status === 403 || status === 404 ? ' (the token needs contents: read and pull-requests: read)' : ''
+    return {
+      fetched: { unreadable: [unreadable] },
+      warnings: [`context: auto: ${unreadable} (${why})${hint}; the section leaves them out.`]
+    }
+  }
+}
+
+async function readPullFiles(
+  github: GitHubClient,
+  fetch: ChangeFetch & { kind: 'pull-request-files' }
+): Promise<FetchedChanges> {
+  const files: ChangedFile[] = []
+  for (let page = 1; files.length < MOST_FILES; page++) {
+    const { data } = await github.octokit.rest.pulls.listFiles({
+      owner: fetch.owner,
+      repo: fetch.repo,
+      pull_number: fetch.number,
+      per_page: PER_PAGE,
+      page
+    })
+    files.push(...data.map(changedFile))
+    if (data.length < PER_PAGE) break
+  }
+  return { files: files.slice(0, MOST_FILES) }
+}
+
+/** The compare's files (GitHub lists them with the first page) and its latest commits (on its last pages). */
+async function readCompare(github: GitHubClient, fetch: ChangeFetch & { kind: 'compare' }): Promise<FetchedChanges> {
+  const compare = (page: number) =>
+    github.octokit.rest.repos.compareCommitsWithBasehead({
+      owner: fetch.owner,
+      repo: fetch.repo,
+      basehead: `${fetch.base}...${fetch.head}`,
+      per_page: PER_PAGE,
+      page
+    })
+  const first = (await compare(1)).data
+  const total = first.total_commits
+  const lastPage = Math.max(1, Math.ceil(total / PER_PAGE))
+  const pages =
+    lastPage === 1
+      ? []
+      : [lastPage, ...(total % PER_PAGE > 0 && total % PER_PAGE < LATEST_COMMITS ? [lastPage - 1] : [])]
+  const later = await Promise.all(pages.sort((a, b) => a - b).map(async (page) => (await compare(page)).data.commits))
+  const commits = (pages.length === 0 ? first.commits : later.flat()).map(commitOf)
+  return {
+    files: (first.files ?? []).slice(0, MOST_FILES).map(changedFile),
+    commits: commits.slice(-LATEST_COMMITS),
+    commitsTotal: total
+  }
+}
+
+const STATUSES: readonly FileStatus[] = ['added', 'removed', 'modified', 'renamed', 'copied', 'changed', 'unchanged']
+
+function changedFile(file: {
+  filename: string
+  previous_filename?: string | undefined
+  status: string
+  additions: number
+  deletions: number
+  patch?: string | undefined
+}): ChangedFile {
+  return {
+    path: file.filename,
+    previousPath: file.previous_filename,
+    status: STATUSES.find((status) => status === file.status) ?? 'changed',
+    additions: file.additions,
+    deletions: file.deletions,
+    patch: file.patch
+  }
+}
+
+function commitOf(commit: {
+  sha: string
+  commit: { message: string; author: { name?: string | undefined } | null }
+  author: { login?: string | undefined } | null
+}): Commit {
+  return {
+    sha: commit.sha,
+    message: commit.commit.message,
+    author: commit.author?.login ?? commit.commit.author?.name ?? ''
+  }
+}
