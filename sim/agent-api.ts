@@ -4,6 +4,7 @@
 // unknown job or project, 401 for a wrong key, and 429 with Retry-After past the rate limit.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { jobBody, type JobStory, type Respond, sendJson } from './admin-api.ts'
+import { type PreviewApi, type PreviewApiOptions, simulatePreviewApi } from './preview-api.ts'
 
 /** How a job runs once it is started or followed up: active for a while, then its final status. */
 export interface JobRun {
@@ -40,6 +41,8 @@ export interface AgentApiOptions {
    * job turns active: as a service that processes follow-ups asynchronously may.
    */
   readonly followUpLag?: { readonly polls: number }
+  /** The preview deployments of the same project (see preview-api.ts). */
+  readonly previews?: PreviewApiOptions
 }
 
 export interface AgentApi {
@@ -48,6 +51,7 @@ export interface AgentApi {
   readonly jobs: Map<string, SimulatedJob>
   /** Every create and follow-up that arrived, in order: `create` or `follow-up <id>`, and its prompt. */
   readonly posts: { readonly what: string; readonly prompt: unknown }[]
+  readonly previews: PreviewApi
 }
 
 const DEFAULT_RUN: JobRun = {
@@ -79,6 +83,7 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
     })
   }
   const posts: AgentApi['posts'] = []
+  const previews = simulatePreviewApi(options.projectId, options.previews)
   const accepted: number[] = []
   let next = 1
   const base = `/v2/agent/${encodeURIComponent(options.projectId)}/job`
@@ -95,8 +100,15 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
   }
   const body = (job: SimulatedJob): Record<string, unknown> => {
     const { status: now, prLink } = status(job)
+    // The agent works on a branch of its own, the one its pull request comes from.
     return jobBody(
-      { projectId: options.projectId, jobId: job.id, apiKey: options.apiKey, final: job.run.final },
+      {
+        projectId: options.projectId,
+        jobId: job.id,
+        apiKey: options.apiKey,
+        final: job.run.final,
+        ref: `mintlify/${job.id}`
+      },
       now,
       prLink
     )
@@ -123,6 +135,10 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
     if (req.headers.authorization !== `Bearer ${options.apiKey}`)
       return sendJson(res, 401, { error: 'Invalid API key' })
     const path = (req.url ?? '').split('?')[0] ?? ''
+    if (path.startsWith('/v1/project/')) {
+      const json = req.method === 'POST' ? await readJson(req) : undefined
+      if (previews.respond(req, res, json)) return
+    }
     if (!path.startsWith(base)) return sendJson(res, 404, { error: 'Project not found' })
     const rest = path.slice(base.length)
 
@@ -185,5 +201,5 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
     }
     return sendJson(res, 404, { error: 'Not found' })
   }
-  return { respond, jobs, posts }
+  return { respond, jobs, posts, previews }
 }

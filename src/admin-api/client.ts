@@ -5,6 +5,7 @@ import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import { MAX_BODY_BYTES } from './answer.ts'
 import { classifyPoll, type PollResult } from './poll-answer.ts'
+import { type BuildPoll, classifyBuildPoll, classifyTrigger, type TriggerResult } from './preview-answer.ts'
 import { classifySubmit, type SubmitResult } from './submit-answer.ts'
 
 export interface AdminApiSettings {
@@ -21,6 +22,10 @@ export interface AdminApi {
   createJob(prompt: string, timeoutMs: number): Promise<SubmitResult>
   /** `POST /v2/agent/{projectId}/job/{id}/message` with the prompt, within `timeoutMs`. */
   sendFollowUp(jobId: string, prompt: string, timeoutMs: number): Promise<SubmitResult>
+  /** `POST /v1/project/preview/{projectId}` with the branch, within `timeoutMs`: builds (or rebuilds) its preview. */
+  triggerPreview(branch: string, timeoutMs: number): Promise<TriggerResult>
+  /** `GET /v1/project/update-status/{statusId}`, within `timeoutMs`: how the preview's build is going. */
+  readPreviewBuild(statusId: string, timeoutMs: number): Promise<BuildPoll>
 }
 
 /** action.yml's default base-url. */
@@ -47,11 +52,12 @@ export function createAdminApi(
   const { projectId, baseUrl } = settings
   const judged = { projectId, redact: transport.redact, githubHosts, hostNotFound: hostNotFoundAdvice(baseUrl) }
   const root = baseUrl.pathname.replace(/\/+$/, '')
-  const url = (...segments: string[]): URL => {
+  const at = (...segments: string[]): URL => {
     const target = new URL(baseUrl)
-    target.pathname = `${root}/v2/agent/${[projectId, ...segments].map(encodeURIComponent).join('/')}`
+    target.pathname = `${root}/${segments.map(encodeURIComponent).join('/')}`
     return target
   }
+  const url = (...segments: string[]): URL => at('v2', 'agent', projectId, ...segments)
   const headers = {
     authorization: `Bearer ${settings.apiKey}`,
     accept: 'application/json',
@@ -59,12 +65,18 @@ export function createAdminApi(
   }
   const send = (req: HttpRequest, timeoutMs: number) =>
     exchange(transport, req, { timeoutMs, maxBodyBytes: MAX_BODY_BYTES })
-  const post = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) => {
-    const body = JSON.stringify({ prompt })
-    const answer = await send(
-      { url: target, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body },
+  const postJson = (target: URL, body: unknown, timeoutMs: number) =>
+    send(
+      {
+        url: target,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body)
+      },
       timeoutMs
     )
+  const post = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) => {
+    const answer = await postJson(target, { prompt }, timeoutMs)
     return classifySubmit(answer, timeoutMs, { ...judged, jobId, target, what })
   }
 
@@ -73,6 +85,19 @@ export function createAdminApi(
       const target = url('job', jobId)
       const answer = await send({ url: target, method: 'GET', headers }, timeoutMs)
       return classifyPoll(answer, timeoutMs, { ...judged, jobId, target })
+    },
+    triggerPreview: async (branch, timeoutMs) =>
+      classifyTrigger(
+        await postJson(at('v1', 'project', 'preview', projectId), { branch }, timeoutMs),
+        timeoutMs,
+        judged
+      ),
+    readPreviewBuild: async (statusId, timeoutMs) => {
+      const answer = await send(
+        { url: at('v1', 'project', 'update-status', statusId), method: 'GET', headers },
+        timeoutMs
+      )
+      return classifyBuildPoll(answer, timeoutMs, judged)
     },
     createJob: (prompt, timeoutMs) => post(url('job'), undefined, 'start the agent job', prompt, timeoutMs),
     sendFollowUp: (jobId, prompt, timeoutMs) =>

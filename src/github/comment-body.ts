@@ -1,6 +1,7 @@
 // The tracking comment's Markdown: the marker, the stage, the prompts, and the job.
 import type { Stage } from '../step/verdict.ts'
 import { OUTCOME_WORDING } from '../step/verdict.ts'
+import type { PreviewOutcome } from '../step/preview.ts'
 import type { WaitResult } from '../step/wait-for-job.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forMarkdown } from '../text/untrusted-text.ts'
@@ -16,8 +17,14 @@ export const MAX_COMMENT_LENGTH = 65_536
  */
 export type CommentView =
   | { readonly kind: 'sending' | 'active' | 'started' }
-  /** The wait ended: `message` is the verdict's line. */
-  | { readonly kind: 'ended'; readonly result: WaitResult; readonly message: string; readonly timeoutMs: number }
+  /** The wait ended: `message` is the verdict's line; `preview`, how the preview of the agent's branch is going. */
+  | {
+      readonly kind: 'ended'
+      readonly result: WaitResult
+      readonly message: string
+      readonly timeoutMs: number
+      readonly preview?: PreviewOutcome | undefined
+    }
 
 /** What the stage means, after its heading. */
 /** API text, as code: GitHub makes no mention, issue reference or link of it, so it notifies nobody. */
@@ -53,6 +60,23 @@ function detailOf(view: CommentView): string {
   }
 }
 
+/** The preview's line: building (with its address), ready, failed and why, or why there is none. */
+function previewLine(preview: PreviewOutcome): string {
+  const link = (url: string | undefined) =>
+    url === undefined ? '' : ` <a href="${forMarkdown(url)}">${forMarkdown(url)}</a>`
+  switch (preview.kind) {
+    case 'building':
+      return `🔄 **Preview building**:${link(preview.url) || ' the build is queued.'}`
+    case 'success':
+      return `🔍 **Preview ready**:${link(preview.url)}`
+    case 'failure':
+      return `❌ **Preview failed to build**: ${asCode(preview.build.summary ?? 'no summary given', 300)}${link(preview.url)}`
+    case 'unavailable':
+    case 'error':
+      return `**No preview**: ${asCode(preview.reason, 300)}`
+  }
+}
+
 function stageOf(view: CommentView): Stage {
   return view.kind === 'ended' ? view.result.kind : view.kind
 }
@@ -73,9 +97,11 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
   if (job?.model) details.push(`model ${asCode(job.model)}`)
   if (view.kind === 'ended') details.push(`waited ${formatDuration(view.result.elapsedMs)}`)
   details.push(`<a href="${forMarkdown(runUrl)}">workflow run</a>`)
+  const preview = view.kind === 'ended' && view.preview ? [previewLine(view.preview)] : []
   return [
     markerOf(state),
     `${emoji} **${title}**: ${detailOf(view)}`,
+    ...preview,
     ...(asked.length > 0 ? ['', ...asked] : []),
     '',
     `<sub>${details.join(' · ')}</sub>`

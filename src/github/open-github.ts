@@ -88,9 +88,7 @@ export function openGitHubSide(options: GitHubSideOptions, run: RunContext = con
       if (refused) return { kind: 'skipped' }
       // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
       // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
-      const { view } = write
-      const cancelled = view.kind === 'ended' && view.result.kind === 'cancelled'
-      const limits = { deadlineMs, cancellable: false, throttled: !cancelled }
+      const limits = { deadlineMs, cancellable: false, throttled: !write.cancelled }
       const written = await doGitHubWork(work, limits, 'comment on', (client) => comments.write(client, write))
       if (written.kind === 'done') return written.value
       refused = written.refused

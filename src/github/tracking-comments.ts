@@ -27,6 +27,8 @@ export interface CommentWrite {
   readonly find: boolean
   /** The time of this report, recorded in the marker. */
   readonly at: number
+  /** The run was cancelled: the write must fit the little time the runner leaves. */
+  readonly cancelled: boolean
 }
 
 export type CommentResult =

@@ -11,9 +11,13 @@ const OUTPUT_NAMES = [
   'pr-number',
   'pr-repository',
   'job',
+  'branch',
+  'docs-repository',
+  'preview-url',
+  'preview-status',
   'comment-url'
 ] as const
-type OutputName = (typeof OUTPUT_NAMES)[number]
+export type OutputName = (typeof OUTPUT_NAMES)[number]
 
 export interface OutputWriter {
   /** Sets an output at once: `job-id` is there for a later step even if this one is cancelled. */
@@ -85,6 +89,8 @@ export function resultOutputs(result: StepResult): Partial<Record<OutputName, st
     prLink: link?.url.href ?? '',
     'pr-number': link?.pullRequest ? String(link.pullRequest.number) : '',
     'pr-repository': link?.pullRequest?.repository ?? '',
-    job: result.job ? JSON.stringify(result.job.body) : ''
+    job: result.job ? JSON.stringify(result.job.body) : '',
+    branch: result.job?.ref ?? '',
+    'docs-repository': result.job?.repository ?? ''
   }
 }

@@ -1,6 +1,7 @@
 // The job summary's HTML: what happened, then the job's details. Everything from outside is escaped.
 import { headingOf, type StepResult, type Verdict } from '../step/verdict.ts'
 import { formatDuration } from '../text/duration.ts'
+import type { PreviewOutcome } from '../step/preview.ts'
 import { firstLine, forMarkdown } from '../text/untrusted-text.ts'
 
 export interface SummaryFacts {
@@ -9,6 +10,8 @@ export interface SummaryFacts {
   readonly jobId: string | undefined
   /** The prompt sent, and how: as a new job's prompt or as a follow-up. */
   readonly sent: { readonly kind: 'prompt' | 'follow-up'; readonly prompt: string } | undefined
+  /** With `preview: true`: how the preview of the agent's branch ended. */
+  readonly preview?: PreviewOutcome | undefined
   /** The tracking comment, with `comment: true`: why it could not be written, and whether a re-run can find the job. */
   readonly comment?: { readonly problem: string | undefined; readonly protectsReruns: boolean } | undefined
 }
@@ -33,12 +36,35 @@ export function summaryOf(result: StepResult, facts: SummaryFacts, verdict: Verd
     ['Model', cell(job?.model)],
     ['Repository', cell(job?.repository)],
     ['Ref', cell(job?.ref)],
+    ...previewRows(facts.preview),
     ...commentRow(facts.comment),
     ['Waited', formatDuration(result.elapsedMs)],
     ['Polls', String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
   ]
   const table = rows.map(([header, value]) => `<tr><th>${header}</th><td>${value}</td></tr>`).join('')
   return `<h3>${headingOf(result.kind)}</h3>\n<p>${forMarkdown(verdict.message, 2000)}</p>\n<table>${table}</table>\n`
+}
+
+/** How the preview went, and for a failed build, its summary and the last lines of its log. */
+function previewRows(preview: PreviewOutcome | undefined): [string, string][] {
+  if (preview === undefined) return []
+  const url = 'url' in preview && preview.url !== undefined ? forMarkdown(preview.url) : undefined
+  const where = url === undefined ? '' : ` <a href="${url}">${url}</a>`
+  const why =
+    preview.kind === 'unavailable' || preview.kind === 'error' || preview.kind === 'building'
+      ? `: ${forMarkdown(preview.reason, 500)}`
+      : ''
+  const rows: [string, string][] = [['Preview', `${preview.kind}${why}${where}`]]
+  if (preview.kind === 'failure') {
+    const lines = lastLogLines(preview.build.logs).map((line) => forMarkdown(line, 300))
+    rows.push(['Build', [forMarkdown(preview.build.summary ?? 'no summary given', 500), ...lines].join('<br>')])
+  }
+  return rows
+}
+
+/** The last lines of a build's log: where a failure says why. */
+export function lastLogLines(logs: readonly string[], count = 15): readonly string[] {
+  return logs.slice(-count)
 }
 
 /** A row only when the tracking comment could not be written: what went wrong, and what it means for re-runs. */

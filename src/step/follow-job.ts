@@ -5,6 +5,7 @@ import { logProgress } from '../runner/progress-log.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import type { Chosen } from './choose-job.ts'
+import { previewPhase } from './preview-phase.ts'
 import type { Report } from './report.ts'
 import type { StepSetup } from './step-setup.ts'
 import { FOLLOW_UP_SETTLE_MS, NOT_FOUND_GRACE_MS } from './time-budgets.ts'
@@ -37,5 +38,6 @@ export async function followJob(
     settleMs: chosen.followedUp ? FOLLOW_UP_SETTLE_MS : undefined,
     notFoundGraceMs: chosen.sent ? NOT_FOUND_GRACE_MS : undefined
   })
-  await report({ ...result, elapsedMs: clock.now() - setup.startedAt }, comment)
+  const preview = settings.preview ? await previewPhase(result, settings, setup, runner, comment) : undefined
+  await report({ ...result, elapsedMs: clock.now() - setup.startedAt }, comment, preview)
 }

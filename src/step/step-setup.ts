@@ -54,7 +54,7 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
       `polling every ${formatDuration(settings.pollIntervalMs)} growing to ${formatDuration(settings.maxPollIntervalMs)})`
   )
   const github = opened?.kind === 'ready' ? opened.side : undefined
-  const commentRunner = { outputs: runner.outputs, log: runner.log, now: clock.now }
+  const commentRunner = { outputs: runner.outputs, log: runner.log, now: clock.now, cancelled: clock.cancelled }
   return {
     clock,
     startedAt,

@@ -43,6 +43,8 @@ export interface CommentRunner {
   readonly outputs: OutputWriter
   readonly log: Pick<Logger, 'info' | 'warning'>
   readonly now: () => number
+  /** Whether the run was cancelled. */
+  readonly cancelled: () => boolean
 }
 
 /** Never throws: what cannot be done is a warning, said once. */
@@ -97,7 +99,7 @@ export class TrackingComment {
   /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
   async end(view: CommentView & { kind: 'ended' }): Promise<void> {
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
-    const budget = view.result.kind === 'cancelled' ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
+    const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
     const left = await timeLeftAfter(this.#pending, budget)
     if (left < this.#budgets.minimumMs) {
       this.#runner.log.warning(
@@ -124,7 +126,8 @@ export class TrackingComment {
   }
 
   async #write(state: TrackingState, view: CommentView, deadlineMs: number): Promise<void> {
-    const write = { commentId: this.#commentId, state, view, find: this.#find, at: this.#runner.now() }
+    const cancelled = this.#runner.cancelled()
+    const write = { commentId: this.#commentId, state, view, find: this.#find, at: this.#runner.now(), cancelled }
     const result = await this.#github.write(write, deadlineMs)
     if (result.kind === 'commented') this.#landed(result, state)
     else if (result.kind === 'warning') this.#warn(result.warning)

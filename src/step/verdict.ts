@@ -4,6 +4,7 @@ import type { FaultKind } from '../admin-api/poll-answer.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted-text.ts'
+import type { PreviewOutcome } from './preview.ts'
 import type { WaitResult, WaitStats } from './wait-for-job.ts'
 
 /** How the step ended: the wait's result, or `started` when it did not wait (`wait: false`). */
@@ -41,8 +42,35 @@ export interface Verdict {
 
 type VerdictSettings = Pick<Settings, 'timeoutMs' | 'failOn'> & { readonly jobId: string | undefined }
 
-/** Says what happened and whether that fails the step, given `fail-on`. */
-export function verdictOf(result: StepResult, settings: VerdictSettings): Verdict {
+/** Says what happened to the job and its preview, and whether that fails the step, given `fail-on`. */
+export function verdictOf(result: StepResult, settings: VerdictSettings, preview?: PreviewOutcome): Verdict {
+  const verdict = jobVerdict(result, settings)
+  if (preview === undefined) return verdict
+  return {
+    message: `${verdict.message} ${previewSentence(preview)}`,
+    fails: verdict.fails || (preview.kind === 'failure' && settings.failOn.has('preview-failed'))
+  }
+}
+
+/** What became of the preview, after the job's own sentence. */
+function previewSentence(preview: PreviewOutcome): string {
+  const at = (url: string | undefined) => (url === undefined ? '' : `: ${url}`)
+  switch (preview.kind) {
+    case 'success':
+      return `Its preview is built${at(preview.url)}.`
+    case 'failure': {
+      const why = preview.build.summary ? ` (${forLog(preview.build.summary, 300)})` : ''
+      return `Its preview failed to build${why}${at(preview.url)}.`
+    }
+    case 'building':
+      return `Its preview was not built yet: ${preview.reason}${at(preview.url)}.`
+    case 'unavailable':
+    case 'error':
+      return `No preview: ${preview.reason}.`
+  }
+}
+
+function jobVerdict(result: StepResult, settings: VerdictSettings): Verdict {
   const job = `agent job "${forLog(settings.jobId ?? '')}"`
   const Job = `A${job.slice(1)}`
   const after = `after ${formatDuration(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`

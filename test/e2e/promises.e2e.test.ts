@@ -262,6 +262,10 @@ describe('inputs, time and signals', () => {
       'pr-number': '',
       'pr-repository': '',
       job: '',
+      branch: '',
+      'docs-repository': '',
+      'preview-url': '',
+      'preview-status': '',
       'comment-url': ''
     })
     expect(result.summary).toContain('The step did not start: inputs are invalid.')

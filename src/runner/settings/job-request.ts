@@ -12,6 +12,8 @@ export interface JobRequest {
   readonly wait: boolean
   /** With a prompt and no job-id: follow up the job last reported on the issue or pull request, if there is one. */
   readonly followUp: boolean
+  /** Once the job completes with a pull request, build the preview of its branch and wait for it. */
+  readonly preview: boolean
 }
 
 export function readJobRequest(reader: InputReader): JobRequest {
@@ -38,10 +40,18 @@ export function readJobRequest(reader: InputReader): JobRequest {
   }
   const wait = reader.boolean('wait')
   const followUp = reader.boolean('follow-up')
+  const preview = reader.boolean('preview')
   if (followUp && !hasPrompt) {
     reader.problem(
       'Input "follow-up" sends "prompt" to the job already on the issue or pull request: set "prompt" too.'
     )
   }
-  return { projectId, jobId: jobId === '' ? undefined : jobId, prompt: hasPrompt ? prompt : undefined, wait, followUp }
+  return {
+    projectId,
+    jobId: jobId === '' ? undefined : jobId,
+    prompt: hasPrompt ? prompt : undefined,
+    wait,
+    followUp,
+    preview
+  }
 }

@@ -2,7 +2,7 @@
 import { TERMINAL_STATUSES } from '../../admin-api/agent-job.ts'
 import type { InputReader } from './input-reader.ts'
 
-const OUTCOMES_THAT_CAN_FAIL = [...TERMINAL_STATUSES, 'timeout'] as const
+const OUTCOMES_THAT_CAN_FAIL = [...TERMINAL_STATUSES, 'timeout', 'preview-failed'] as const
 export type FailableOutcome = (typeof OUTCOMES_THAT_CAN_FAIL)[number]
 
 export interface Reporting {

@@ -166,3 +166,43 @@ describe('API text in the comment', () => {
     expect(rendered.replaceAll(/<code>[^<]*<\/code>/g, '')).not.toMatch(/@octocat|#12/)
   })
 })
+
+describe('the preview on the comment', () => {
+  const parsed = parseJob(
+    { id: 'job-1', status: 'completed', prLink: 'https://github.com/acme/docs/pull/2' },
+    { jobId: 'job-1', githubHosts: new Set() }
+  )
+  const result: WaitResult = {
+    kind: 'completed',
+    polls: 1,
+    elapsedMs: 1,
+    faults: 0,
+    job: parsed.kind === 'job' ? parsed.job : undefined
+  }
+  const url = 'https://acme-x.mintlify.app/'
+  it.each([
+    [
+      { kind: 'building', reason: 'it is building', url } as const,
+      `🔄 **Preview building**: <a href="${url}">${url}</a>`
+    ],
+    [
+      { kind: 'success', url, build: { status: 'success', summary: undefined, logs: [] } } as const,
+      `🔍 **Preview ready**: <a href="${url}">${url}</a>`
+    ],
+    [
+      { kind: 'failure', url, build: { status: 'failure', summary: 'ask @octocat', logs: [] } } as const,
+      `❌ **Preview failed to build**: <code>ask @octocat</code> <a href="${url}">`
+    ],
+    [
+      { kind: 'unavailable', reason: 'no previews on the plan' } as const,
+      '**No preview**: <code>no previews on the plan</code>'
+    ]
+  ])('%#', (preview, line) => {
+    const rendered = renderComment(
+      { job: 'job-1', requests: [] },
+      { kind: 'ended', result, message: '', timeoutMs: 1, preview },
+      'https://x'
+    )
+    expect(rendered).toContain(line)
+  })
+})

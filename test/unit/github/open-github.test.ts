@@ -52,7 +52,8 @@ describe('openGitHubSide', () => {
       state: { job: 'job-5', requests: [] },
       view: { kind: 'active' },
       find: true,
-      at: 0
+      at: 0,
+      cancelled: false
     } as const
     const written = await side.write(write, 300)
     expect(written).toEqual({

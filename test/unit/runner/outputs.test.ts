@@ -20,6 +20,10 @@ describe('outputWriter', () => {
       ['pr-number', ''],
       ['pr-repository', ''],
       ['job', ''],
+      ['branch', ''],
+      ['docs-repository', ''],
+      ['preview-url', ''],
+      ['preview-status', ''],
       ['comment-url', '']
     ])
   })
@@ -55,7 +59,12 @@ describe('outputWriter', () => {
 describe('resultOutputs', () => {
   it('hands on the pull request, its number and repository, and the job as JSON', () => {
     const parsed = parseJob(
-      { id: 'job-1', status: 'completed', prLink: 'https://github.com/acme/docs/pull/7' },
+      {
+        id: 'job-1',
+        status: 'completed',
+        prLink: 'https://github.com/acme/docs/pull/7',
+        source: { repository: 'https://github.com/acme/docs', ref: 'mintlify/update-retries' }
+      },
       { jobId: 'job-1', githubHosts: new Set(['github.com']) }
     )
     const job = parsed.kind === 'job' ? parsed.job : undefined
@@ -65,7 +74,9 @@ describe('resultOutputs', () => {
       prLink: 'https://github.com/acme/docs/pull/7',
       'pr-number': '7',
       'pr-repository': 'acme/docs',
-      job: '{"id":"job-1","status":"completed","prLink":"https://github.com/acme/docs/pull/7"}'
+      job: '{"id":"job-1","status":"completed","prLink":"https://github.com/acme/docs/pull/7","source":{"repository":"https://github.com/acme/docs","ref":"mintlify/update-retries"}}',
+      branch: 'mintlify/update-retries',
+      'docs-repository': 'https://github.com/acme/docs'
     })
   })
 
@@ -76,7 +87,9 @@ describe('resultOutputs', () => {
       prLink: '',
       'pr-number': '',
       'pr-repository': '',
-      job: ''
+      job: '',
+      branch: '',
+      'docs-repository': ''
     })
   })
 })

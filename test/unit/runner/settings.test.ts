@@ -64,7 +64,9 @@ describe('readSettings', () => {
     })
     expect(settings?.baseUrl.href).toBe('https://api.mintlify.com/')
     expect(settings).toMatchObject({ jobId: 'job-1', prompt: undefined, wait: true, followUp: false })
-    expect([...(settings?.failOn ?? [])]).toEqual(['failed', 'timeout'])
+    expect([...(settings?.failOn ?? [])]).toEqual(['failed', 'timeout', 'preview-failed'])
+    expect(settings?.preview).toBe(false)
+    expect(settings).toMatchObject({ context: 'none', contextLimit: 20_000 })
   })
 
   it('masks the key the moment it is read, and the GitHub token too', () => {
@@ -187,5 +189,37 @@ describe('readSettings', () => {
     expect(read({ 'follow-up': 'true', prompt: 'x', 'job-id': '', 'github-token': '' }).error).toContain(
       'Input "github-token" is required when "comment" or "follow-up" is true'
     )
+  })
+})
+
+describe('the prompt context and the preview', () => {
+  it.each([
+    [{ context: 'auto' }, { context: 'auto', contextLimit: 20_000 }],
+    [
+      { context: 'AUTO', 'context-limit': '500' },
+      { context: 'auto', contextLimit: 500 }
+    ],
+    [{ preview: 'true', 'fail-on': 'failed,preview-failed' }, { preview: true }]
+  ])('reads %j', (inputs, expected) => {
+    expect(read(inputs).settings).toMatchObject(expected)
+  })
+
+  it.each([
+    [{ context: 'yes' }, 'Input "context" must be none or auto; got "yes".'],
+    [
+      { 'context-limit': '100' },
+      'Input "context-limit" must be a whole number of characters from 500 to 100,000; got "100".'
+    ],
+    [
+      { 'context-limit': '20k' },
+      'Input "context-limit" must be a whole number of characters from 500 to 100,000; got "20k".'
+    ],
+    [{ preview: 'maybe' }, 'Input "preview" must be true or false; got "maybe".'],
+    [
+      { context: 'auto', 'github-token': '' },
+      'Input "github-token" is required when "comment" or "follow-up" is true, or "context" is auto'
+    ]
+  ])('refuses %j, naming the input', (inputs, message) => {
+    expect(read(inputs).error).toContain(message)
   })
 })

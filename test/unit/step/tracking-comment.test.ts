@@ -17,7 +17,7 @@ const REQUEST: TrackedRequest = {
 }
 type Answer = CommentResult | { readonly kind: 'skipped' }
 
-function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>) {
+function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>, cancelled = false) {
   const outputs: Record<string, string> = {}
   const warnings: string[] = []
   const infos: string[] = []
@@ -25,7 +25,8 @@ function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<An
   const runner = {
     outputs: outputWriter((name, value) => (outputs[name] = value)),
     log: { info: (message: string) => infos.push(message), warning: (message: string) => warnings.push(message) },
-    now: () => 1000
+    now: () => 1000,
+    cancelled: () => cancelled
   }
   const github = {
     write: (write: CommentWrite, deadlineMs: number) => {
@@ -129,13 +130,15 @@ describe('TrackingComment', () => {
     const { comment, writes } = harness(async (write) => {
       if (write.view.kind === 'active') await first
       return written(write)
-    })
+    }, true)
     comment.show({ kind: 'active' })
     setTimeout(release, 20)
     await comment.end(ended('cancelled'))
     expect(writes.map(({ write }) => write.view.kind)).toEqual(['active', 'ended'])
     expect(writes[1]?.deadlineMs).toBeLessThanOrEqual(BUDGETS.cancelledDeadlineMs)
     expect(writes[1]?.deadlineMs).toBeGreaterThan(0)
+    // The write skips the throttled queue whatever ended, the job or the run: the runner leaves little time.
+    expect(writes[1]?.write.cancelled).toBe(true)
   })
 
   it('warns when GitHub gives no address for the comment, and sets no comment-url', async () => {

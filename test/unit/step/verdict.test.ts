@@ -126,3 +126,44 @@ describe('verdictOf', () => {
     )
   })
 })
+
+describe('the preview in the verdict', () => {
+  const completed: StepResult = { ...stats, kind: 'completed', job: job('completed', 'https://github.com/a/b/pull/1') }
+  const url = 'https://acme-x.mintlify.app/'
+  const failed = { kind: 'failure', url, build: { status: 'failure', summary: '1 broken link', logs: [] } } as const
+
+  it.each([
+    [
+      { kind: 'success', url, build: { status: 'success', summary: undefined, logs: [] } } as const,
+      false,
+      `Its preview is built: ${url}.`
+    ],
+    [failed, true, `Its preview failed to build (1 broken link): ${url}.`],
+    [
+      { kind: 'building', reason: 'it was still queued when the timeout ran out', url } as const,
+      false,
+      `Its preview was not built yet: it was still queued when the timeout ran out: ${url}.`
+    ],
+    [
+      { kind: 'unavailable', reason: 'previews are not on the plan' } as const,
+      false,
+      'No preview: previews are not on the plan.'
+    ]
+  ])('%#: says what became of the preview, after the job', (preview, fails, sentence) => {
+    const verdict = verdictOf(
+      completed,
+      { jobId: 'job-1', timeoutMs: 1_800_000, failOn: new Set(['failed', 'timeout', 'preview-failed']) },
+      preview
+    )
+    expect(verdict.fails).toBe(fails)
+    expect(verdict.message).toBe(
+      `Agent job "job-1" completed after 2m 5s (4 polls): the agent opened https://github.com/a/b/pull/1. ${sentence}`
+    )
+  })
+
+  it('lets a failed preview pass when fail-on leaves preview-failed out', () => {
+    expect(verdictOf(completed, { jobId: 'job-1', timeoutMs: 1, failOn: new Set(['failed']) }, failed).fails).toBe(
+      false
+    )
+  })
+})

@@ -1,0 +1,112 @@
+// What a preview trigger and a build status read learned. A trigger sent again is a rebuild, not a second preview,
+// so any fault may be tried again; but once the API has answered it, it is not sent again.
+import type { Exchange } from '../transport/exchange.ts'
+import { httpUrl } from '../text/untrusted-text.ts'
+import { isRecord } from './agent-job.ts'
+import { type Answer, type AnswerContext, describeAnswer, refusalOfAnyRequest } from './answer.ts'
+import { networkReason, PROXY_AUTH_REQUIRED, proxyReason, proxyRefusal } from './network-faults.ts'
+import { type PreviewBuild, parsePreviewBuild } from './preview-build.ts'
+import { parseRetryAfter } from './retry-after.ts'
+
+export type TriggerResult =
+  /** Queued: where the preview will be, and the status to follow. */
+  | { readonly kind: 'triggered'; readonly statusId: string; readonly previewUrl: string | undefined }
+  /** Not triggered, for now (a rate limit, an outage, the network): worth sending again. */
+  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number; readonly rateLimited?: boolean }
+  /** The organization's plan has no previews. */
+  | { readonly kind: 'unavailable'; readonly reason: string }
+  /** Refused, or answered without a status to follow: sending it again cannot help. */
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'cancelled' }
+
+export type BuildPoll =
+  | { readonly kind: 'build'; readonly build: PreviewBuild }
+  | { readonly kind: 'transient'; readonly reason: string; readonly retryAfterMs?: number }
+  | { readonly kind: 'permanent'; readonly reason: string }
+  | { readonly kind: 'cancelled' }
+
+type Context = Pick<AnswerContext, 'redact'>
+
+/** What went wrong before any answer, as a fault worth trying again; a proxy wanting credentials stops. */
+function withoutAnswer(exchanged: Exchange & { kind: 'timeout' | 'network' }, timeoutMs: number, context: Context) {
+  if (exchanged.kind === 'timeout') {
+    return { kind: 'again', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` } as const
+  }
+  const viaProxy = proxyRefusal(exchanged.code, exchanged.message)
+  if (viaProxy === PROXY_AUTH_REQUIRED) return { kind: 'stop', reason: `${proxyReason(viaProxy)}.` } as const
+  const reason =
+    viaProxy === undefined ? networkReason(exchanged.code, context.redact(exchanged.message)) : proxyReason(viaProxy)
+  return { kind: 'again', reason } as const
+}
+
+export function classifyTrigger(exchanged: Exchange, timeoutMs: number, context: Context): TriggerResult {
+  if (exchanged.kind === 'cancelled') return { kind: 'cancelled' }
+  if (exchanged.kind !== 'answer') {
+    const fault = withoutAnswer(exchanged, timeoutMs, context)
+    return fault.kind === 'again' ? { kind: 'retry', reason: fault.reason } : { kind: 'refused', reason: fault.reason }
+  }
+  const { status } = exchanged
+  if (status >= 200 && status < 300) return triggeredIn(exchanged)
+  const described = describeAnswer(exchanged, context.redact)
+  if (status === 429 || status >= 500 || status === 408) return retryAfter(exchanged, described)
+  if (status === 403 && /plan/i.test(described)) return { kind: 'unavailable', reason: described }
+  return { kind: 'refused', reason: refusalOfAnyRequest(exchanged, described, context.redact) ?? described }
+}
+
+function triggeredIn(answer: Answer): TriggerResult {
+  let body: unknown
+  try {
+    body = JSON.parse(answer.body ?? '') as unknown
+  } catch {
+    body = undefined
+  }
+  const statusId = isRecord(body) ? body['statusId'] : undefined
+  if (typeof statusId !== 'string' || !/^[\w-]{1,200}$/.test(statusId)) {
+    return { kind: 'refused', reason: `HTTP ${answer.status} without a build status to follow` }
+  }
+  const previewUrl =
+    isRecord(body) && typeof body['previewUrl'] === 'string' ? httpUrl(body['previewUrl'])?.href : undefined
+  return { kind: 'triggered', statusId, previewUrl }
+}
+
+function retryAfter(answer: Answer, described: string): TriggerResult & { kind: 'retry' } {
+  const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now())
+  const rateLimited = answer.status === 429
+  const reason = rateLimited ? `rate limited (${described})` : described
+  return { kind: 'retry', reason, rateLimited, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }
+}
+
+export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, context: Context): BuildPoll {
+  if (exchanged.kind === 'cancelled') return { kind: 'cancelled' }
+  if (exchanged.kind !== 'answer') {
+    const fault = withoutAnswer(exchanged, timeoutMs, context)
+    return fault.kind === 'again'
+      ? { kind: 'transient', reason: fault.reason }
+      : { kind: 'permanent', reason: fault.reason }
+  }
+  const described = describeAnswer(exchanged, context.redact)
+  if (exchanged.status === 200) {
+    const build = parsePreviewBuild(bodyJson(exchanged), context.redact)
+    return build
+      ? { kind: 'build', build }
+      : { kind: 'transient', reason: `HTTP 200 with a body that is not a build status` }
+  }
+  // A status just created may not be readable for a moment, as a job may not be: a 404 is waited out too.
+  if (exchanged.status === 404 || exchanged.status === 429 || exchanged.status === 408 || exchanged.status >= 500) {
+    const retry = retryAfter(exchanged, described)
+    return {
+      kind: 'transient',
+      reason: retry.reason,
+      ...(retry.retryAfterMs === undefined ? {} : { retryAfterMs: retry.retryAfterMs })
+    }
+  }
+  return { kind: 'permanent', reason: refusalOfAnyRequest(exchanged, described, context.redact) ?? described }
+}
+
+function bodyJson(answer: Answer): unknown {
+  try {
+    return JSON.parse((answer.body ?? '').replace(/^\uFEFF/, '')) as unknown
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { classifyBuildPoll, classifyTrigger } from '../../../src/admin-api/preview-answer.ts'
+import { answer, CANCELLED, CONTEXT, network, TIMEOUT, tunnelRefused } from '../../support/exchanges.ts'
+
+describe('classifyTrigger', () => {
+  it.each([
+    [
+      '202 with a status to follow',
+      answer(202, { statusId: 'st_1', previewUrl: 'https://acme-x.mintlify.app' }),
+      'triggered'
+    ],
+    ['202 without a status to follow', answer(202, { previewUrl: 'https://acme-x.mintlify.app' }), 'refused'],
+    ['429', answer(429, { error: 'Rate limit exceeded' }), 'retry'],
+    ['500', answer(500), 'retry'],
+    ['503', answer(503), 'retry'],
+    ['no answer in time', TIMEOUT, 'retry'],
+    ['a connection reset', network('ECONNRESET'), 'retry'],
+    ['a proxy that will not tunnel', tunnelRefused(502), 'retry'],
+    ['a proxy that wants credentials', tunnelRefused(407), 'refused'],
+    [
+      '403: no previews on the plan',
+      answer(403, { error: 'Preview deployments are not available on your current plan.' }),
+      'unavailable'
+    ],
+    ['403: the key', answer(403, { error: 'Forbidden' }), 'refused'],
+    ['400', answer(400, { error: 'branch is required' }), 'refused'],
+    ['a cancel', CANCELLED, 'cancelled']
+  ] as const)('%s: %s', (_, exchanged, kind) => {
+    expect(classifyTrigger(exchanged, 30_000, CONTEXT).kind).toBe(kind)
+  })
+
+  it('hands on only an http(s) preview address', () => {
+    expect(
+      classifyTrigger(answer(202, { statusId: 'st_1', previewUrl: 'javascript:alert(1)' }), 30_000, CONTEXT)
+    ).toEqual({
+      kind: 'triggered',
+      statusId: 'st_1',
+      previewUrl: undefined
+    })
+  })
+
+  it('never takes a status id that could move a request path', () => {
+    expect(classifyTrigger(answer(202, { statusId: '../x' }), 30_000, CONTEXT).kind).toBe('refused')
+  })
+
+  it('reads Retry-After and marks the rate limit', () => {
+    expect(classifyTrigger(answer(429, { error: 'slow' }, { 'retry-after': '12' }), 30_000, CONTEXT)).toEqual({
+      kind: 'retry',
+      reason: 'rate limited (HTTP 429: slow)',
+      rateLimited: true,
+      retryAfterMs: 12_000
+    })
+  })
+})
+
+describe('classifyBuildPoll', () => {
+  it.each([
+    ['200 with a status', answer(200, { status: 'in_progress' }), 'build'],
+    ['200 without one', answer(200, { logs: [] }), 'transient'],
+    ['404 for a status just made', answer(404, { error: 'not found' }), 'transient'],
+    ['502', answer(502), 'transient'],
+    ['no answer in time', TIMEOUT, 'transient'],
+    ['401', answer(401), 'permanent'],
+    ['a cancel', CANCELLED, 'cancelled']
+  ] as const)('%s: %s', (_, exchanged, kind) => {
+    expect(classifyBuildPoll(exchanged, 30_000, CONTEXT).kind).toBe(kind)
+  })
+
+  it("keeps the build's summary and log lines, redacted", () => {
+    const body = { status: 'Failure', summary: 'broke on mint_secret', logs: ['ok', 'key mint_secret', 3] }
+    expect(classifyBuildPoll(answer(200, body), 30_000, CONTEXT)).toEqual({
+      kind: 'build',
+      build: { status: 'failure', summary: 'broke on ***', logs: ['ok', 'key ***'] }
+    })
+  })
+})

@@ -1,0 +1,137 @@
+// The preview phase on a simulated clock: what is triggered again and when, and how the build's end is told.
+import { describe, expect, it } from 'vitest'
+import { parseJob } from '../../../src/admin-api/agent-job.ts'
+import type { BuildPoll, TriggerResult } from '../../../src/admin-api/preview-answer.ts'
+import { buildPreview, previewPlan } from '../../../src/step/preview.ts'
+import { simulatedClock } from '../../../sim/simulated-clock.ts'
+
+const SETTINGS = { requestTimeoutMs: 30_000, pollIntervalMs: 5000, maxPollIntervalMs: 30_000 }
+const TRIGGERED: TriggerResult = { kind: 'triggered', statusId: 'st_1', previewUrl: 'https://acme-x.mintlify.app/' }
+const build = (status: string): BuildPoll => ({ kind: 'build', build: { status, summary: undefined, logs: [] } })
+
+function job(body: Record<string, unknown>) {
+  const parsed = parseJob({ id: 'job-1', ...body }, { jobId: 'job-1', githubHosts: new Set(['github.com']) })
+  return parsed.kind === 'job' ? parsed.job : undefined
+}
+
+describe('previewPlan', () => {
+  const withBranch = job({
+    status: 'completed',
+    prLink: 'https://github.com/acme/docs/pull/1',
+    source: { ref: 'mintlify/x' }
+  })
+  it.each([
+    ['completed', withBranch, { kind: 'build', branch: 'mintlify/x' }],
+    [
+      'completed',
+      job({ status: 'completed', prLink: null, source: { ref: 'mintlify/x' } }),
+      { kind: 'skip', reason: 'the agent changed no files, so there is nothing to preview' }
+    ],
+    [
+      'completed',
+      job({ status: 'completed', prLink: 'https://github.com/acme/docs/pull/1', source: { ref: null } }),
+      { kind: 'skip', reason: 'the API gave no branch for the job (source.ref)' }
+    ],
+    ['failed', withBranch, { kind: 'skip', reason: 'the job ended failed, so there is nothing to preview' }],
+    ['timeout', withBranch, { kind: 'skip', reason: 'the job ended timeout, so there is nothing to preview' }]
+  ] as const)('a job that ended %s: %j', (outcome, ended, plan) => {
+    expect(previewPlan(outcome, ended)).toEqual(plan)
+  })
+})
+
+/** Runs the phase with these trigger answers and build reads in turn; records when each request was made. */
+async function phase(triggers: TriggerResult[], reads: BuildPoll[], deadline = 600_000) {
+  const clock = { ...simulatedClock(() => 0), cancelled: () => false }
+  const sent: number[] = []
+  const polled: number[] = []
+  const told: (string | undefined)[] = []
+  const outcome = await buildPreview('mintlify/x', {
+    api: {
+      triggerPreview: () =>
+        Promise.resolve(triggers[Math.min(sent.push(clock.now()) - 1, triggers.length - 1)] ?? TRIGGERED),
+      readPreviewBuild: () =>
+        Promise.resolve(reads[Math.min(polled.push(clock.now()) - 1, reads.length - 1)] ?? build('success'))
+    },
+    settings: SETTINGS,
+    deadline,
+    clock,
+    log: () => undefined,
+    building: (url) => told.push(url)
+  })
+  return { outcome, sent, polled, told }
+}
+
+describe('buildPreview', () => {
+  it('triggers once, tells the address at once, and follows the build to its end', async () => {
+    const { outcome, sent, polled, told } = await phase(
+      [TRIGGERED],
+      [build('queued'), build('in_progress'), build('success')]
+    )
+    expect(outcome).toMatchObject({ kind: 'success', url: 'https://acme-x.mintlify.app/' })
+    expect(sent).toEqual([0])
+    expect(told).toEqual(['https://acme-x.mintlify.app/'])
+    expect(polled).toEqual([0, 5000, 10_000])
+  })
+
+  it('triggers again after a fault, no sooner than Retry-After, and never once it was answered', async () => {
+    const limited: TriggerResult = {
+      kind: 'retry',
+      reason: 'rate limited (HTTP 429)',
+      rateLimited: true,
+      retryAfterMs: 40_000
+    }
+    const { sent } = await phase([{ kind: 'retry', reason: 'HTTP 502' }, limited, TRIGGERED], [build('success')])
+    expect(sent).toEqual([0, 5000, 45_000])
+  })
+
+  it('gives up triggering when the next try would pass the deadline', async () => {
+    const limited: TriggerResult = {
+      kind: 'retry',
+      reason: 'rate limited (HTTP 429)',
+      rateLimited: true,
+      retryAfterMs: 120_000
+    }
+    const { outcome, sent } = await phase([limited], [], 60_000)
+    expect(sent).toEqual([0])
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      reason: expect.stringContaining('Mintlify allows 5 preview deployments a minute') as string
+    })
+  })
+
+  it('reads a failed build as failure, with its summary', async () => {
+    const failed: BuildPoll = { kind: 'build', build: { status: 'failure', summary: '1 broken link', logs: ['x'] } }
+    expect((await phase([TRIGGERED], [failed])).outcome).toMatchObject({
+      kind: 'failure',
+      build: { summary: '1 broken link' }
+    })
+  })
+
+  it('ends as building when the deadline passes, keeping the address', async () => {
+    const { outcome } = await phase([TRIGGERED], [build('in_progress')], 60_000)
+    expect(outcome).toEqual({
+      kind: 'building',
+      reason: 'it was still in_progress when the timeout ran out',
+      url: 'https://acme-x.mintlify.app/'
+    })
+  })
+
+  it('retries a build read that failed, with growing waits', async () => {
+    const { polled, outcome } = await phase(
+      [TRIGGERED],
+      [{ kind: 'transient', reason: 'HTTP 502' }, { kind: 'transient', reason: 'HTTP 502' }, build('success')]
+    )
+    expect(outcome.kind).toBe('success')
+    expect(polled).toEqual([0, 5000, 15_000])
+  })
+
+  it.each([
+    [{ kind: 'unavailable', reason: 'HTTP 403: no previews' } as const, 'unavailable'],
+    [{ kind: 'refused', reason: 'HTTP 400: branch is required' } as const, 'error']
+  ])('stops at once on %j', async (answer, kind) => {
+    const { outcome, sent, polled } = await phase([answer], [])
+    expect(outcome.kind).toBe(kind)
+    expect(sent).toHaveLength(1)
+    expect(polled).toHaveLength(0)
+  })
+})
