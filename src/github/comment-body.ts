@@ -97,7 +97,7 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
   if (job?.model) details.push(`model ${asCode(job.model)}`)
   if (view.kind === 'ended') details.push(`waited ${formatDuration(view.result.elapsedMs)}`)
   details.push(`<a href="${forMarkdown(runUrl)}">workflow run</a>`)
-  const preview = view.kind === 'ended' && view.preview ? [previewLine(view.preview)] : []
+  const preview = view.kind === 'ended' && view.preview ? ['', previewLine(view.preview)] : []
   return [
     markerOf(state),
     `${emoji} **${title}**: ${detailOf(view)}`,

@@ -38,6 +38,8 @@ export async function followJob(
     settleMs: chosen.followedUp ? FOLLOW_UP_SETTLE_MS : undefined,
     notFoundGraceMs: chosen.sent ? NOT_FOUND_GRACE_MS : undefined
   })
-  const preview = settings.preview ? await previewPhase(result, settings, setup, runner, comment) : undefined
-  await report({ ...result, elapsedMs: clock.now() - setup.startedAt }, comment, preview)
+  // The job's time ends with its wait; the preview's build is told on its own.
+  const waited = { ...result, elapsedMs: clock.now() - setup.startedAt }
+  const preview = settings.preview ? await previewPhase(waited, settings, setup, runner, comment) : undefined
+  await report(waited, comment, preview)
 }

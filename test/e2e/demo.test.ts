@@ -27,6 +27,9 @@ it('runs the demo: a merged pull request starts a job with what changed; it stay
     /\nJob status: completed \(was active, after \ds\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/
   )
   expect(output).toContain('prLink: https://github.com/acme/docs/pull/128')
+  expect(output).toContain('\nPreview build: success (after')
+  expect(output).toContain('preview-url: https://acme-mintlify-job-1.mintlify.app/')
+  expect(output).toContain('🔍 **Preview ready**')
   expect(output).toContain('  Status: completed')
   expect(output).toMatch(/exit code 0: the step passed/)
   expect(output).not.toContain('::')
