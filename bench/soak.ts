@@ -42,7 +42,7 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     const api = createAdminApi(
       transport,
       { baseUrl: new URL(server.url), apiKey: story.apiKey, projectId: story.projectId },
-      new Set(['github.com'])
+      'https://github.com'
     )
     const options = { pollIntervalMs: 1, maxPollIntervalMs: 1, timeoutMs: 600_000, requestTimeoutMs: 5000 }
     const clock = {

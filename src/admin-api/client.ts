@@ -5,6 +5,7 @@ import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import { MAX_BODY_BYTES } from './answer.ts'
 import { classifyPoll, type PollResult } from './poll-answer.ts'
+import { githubHosts as githubHostsOf } from './pull-request-link.ts'
 import { type BuildPoll, classifyBuildPoll, classifyTrigger, type TriggerResult } from './preview-answer.ts'
 import { classifySubmit, type SubmitResult } from './submit-answer.ts'
 
@@ -43,21 +44,10 @@ function hostNotFoundAdvice(baseUrl: URL): (reason: string) => string {
         `The API host could not be found (${reason}). Check base-url (${baseUrl.href}) for a typo, then the runner's DNS.`
 }
 
-/** `githubHosts`: hosts whose pull request URLs give `pr-number` and `pr-repository`. */
-export function createAdminApi(
-  transport: Transport,
-  settings: AdminApiSettings,
-  githubHosts: ReadonlySet<string>
-): AdminApi {
-  const { projectId, baseUrl } = settings
-  const judged = { projectId, redact: transport.redact, githubHosts, hostNotFound: hostNotFoundAdvice(baseUrl) }
+/** Requests to the API's root, with the key, as JSON, each within its own deadline. */
+function apiRequests(transport: Transport, settings: AdminApiSettings) {
+  const { baseUrl } = settings
   const root = baseUrl.pathname.replace(/\/+$/, '')
-  const at = (...segments: string[]): URL => {
-    const target = new URL(baseUrl)
-    target.pathname = `${root}/${segments.map(encodeURIComponent).join('/')}`
-    return target
-  }
-  const url = (...segments: string[]): URL => at('v2', 'agent', projectId, ...segments)
   const headers = {
     authorization: `Bearer ${settings.apiKey}`,
     accept: 'application/json',
@@ -65,42 +55,49 @@ export function createAdminApi(
   }
   const send = (req: HttpRequest, timeoutMs: number) =>
     exchange(transport, req, { timeoutMs, maxBodyBytes: MAX_BODY_BYTES })
-  const postJson = (target: URL, body: unknown, timeoutMs: number) =>
-    send(
-      {
-        url: target,
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify(body)
-      },
-      timeoutMs
-    )
-  const post = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) => {
-    const answer = await postJson(target, { prompt }, timeoutMs)
-    return classifySubmit(answer, timeoutMs, { ...judged, jobId, target, what })
+  return {
+    /** The URL of these path segments under the API's root, each percent-encoded into one segment. */
+    at: (...segments: string[]): URL => {
+      const target = new URL(baseUrl)
+      target.pathname = `${root}/${segments.map(encodeURIComponent).join('/')}`
+      return target
+    },
+    get: (url: URL, timeoutMs: number) => send({ url, method: 'GET', headers }, timeoutMs),
+    post: (url: URL, body: unknown, timeoutMs: number) => {
+      const json = { ...headers, 'content-type': 'application/json' }
+      return send({ url, method: 'POST', headers: json, body: JSON.stringify(body) }, timeoutMs)
+    }
   }
+}
 
+/** `serverUrl`: GITHUB_SERVER_URL, whose pull request URLs give `pr-number` and `pr-repository` (as github.com's do). */
+export function createAdminApi(
+  transport: Transport,
+  settings: AdminApiSettings,
+  serverUrl: string | undefined
+): AdminApi {
+  const { projectId, baseUrl } = settings
+  const judged = {
+    projectId,
+    redact: transport.redact,
+    githubHosts: githubHostsOf(serverUrl),
+    hostNotFound: hostNotFoundAdvice(baseUrl)
+  }
+  const { at, get, post } = apiRequests(transport, settings)
+  const job = (...segments: string[]): URL => at('v2', 'agent', projectId, 'job', ...segments)
+  const submit = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) =>
+    classifySubmit(await post(target, { prompt }, timeoutMs), timeoutMs, { ...judged, jobId, target, what })
   return {
     getJob: async (jobId, timeoutMs) => {
-      const target = url('job', jobId)
-      const answer = await send({ url: target, method: 'GET', headers }, timeoutMs)
-      return classifyPoll(answer, timeoutMs, { ...judged, jobId, target })
+      const target = job(jobId)
+      return classifyPoll(await get(target, timeoutMs), timeoutMs, { ...judged, jobId, target })
     },
-    triggerPreview: async (branch, timeoutMs) =>
-      classifyTrigger(
-        await postJson(at('v1', 'project', 'preview', projectId), { branch }, timeoutMs),
-        timeoutMs,
-        judged
-      ),
-    readPreviewBuild: async (statusId, timeoutMs) => {
-      const answer = await send(
-        { url: at('v1', 'project', 'update-status', statusId), method: 'GET', headers },
-        timeoutMs
-      )
-      return classifyBuildPoll(answer, timeoutMs, judged)
-    },
-    createJob: (prompt, timeoutMs) => post(url('job'), undefined, 'start the agent job', prompt, timeoutMs),
+    createJob: (prompt, timeoutMs) => submit(job(), undefined, 'start the agent job', prompt, timeoutMs),
     sendFollowUp: (jobId, prompt, timeoutMs) =>
-      post(url('job', jobId, 'message'), jobId, `send the follow-up to agent job "${forLog(jobId)}"`, prompt, timeoutMs)
+      submit(job(jobId, 'message'), jobId, `send the follow-up to agent job "${forLog(jobId)}"`, prompt, timeoutMs),
+    triggerPreview: async (branch, timeoutMs) =>
+      classifyTrigger(await post(at('v1', 'project', 'preview', projectId), { branch }, timeoutMs), timeoutMs, judged),
+    readPreviewBuild: async (statusId, timeoutMs) =>
+      classifyBuildPoll(await get(at('v1', 'project', 'update-status', statusId), timeoutMs), timeoutMs, judged)
   }
 }

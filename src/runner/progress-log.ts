@@ -2,6 +2,23 @@ import type { PollEvent } from '../step/wait-for-job.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import type { Logger } from './runner-io.ts'
+import type { Settings } from './settings/settings.ts'
+
+/** The step's first line: where the API is, which project, and how long and how often it waits. */
+export function startLine(
+  settings: Pick<Settings, 'baseUrl' | 'projectId' | 'timeoutMs' | 'pollIntervalMs' | 'maxPollIntervalMs'>
+): string {
+  const { timeoutMs, pollIntervalMs, maxPollIntervalMs } = settings
+  return (
+    `Mintlify admin API at ${settings.baseUrl.href}, project "${forLog(settings.projectId)}" (timeout ${formatDuration(timeoutMs)}, ` +
+    `polling every ${formatDuration(pollIntervalMs)} growing to ${formatDuration(maxPollIntervalMs)})`
+  )
+}
+
+/** The line before the wait. */
+export function waitingLine(jobId: string): string {
+  return `Waiting for agent job "${forLog(jobId)}".`
+}
 
 /**
  * Turns poller events into a quiet log: one line per status change, a heartbeat while the job stays active,

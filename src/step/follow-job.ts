@@ -1,10 +1,9 @@
 // Once the job is known: say so (the job-id output, the tracking comment), wait for it unless told not to, and
 // report how it ended.
 import type { RunnerIo } from '../runner/runner-io.ts'
-import { logProgress } from '../runner/progress-log.ts'
+import { logProgress, waitingLine } from '../runner/progress-log.ts'
 import type { Settings } from '../runner/settings/settings.ts'
-import { forLog } from '../text/untrusted-text.ts'
-import type { Chosen } from './choose-job.ts'
+import type { Chosen } from './chosen.ts'
 import { previewPhase } from './preview-phase.ts'
 import type { Report } from './report.ts'
 import type { StepSetup } from './step-setup.ts'
@@ -27,7 +26,7 @@ export async function followJob(
     await report({ polls: 0, faults: 0, elapsedMs, job: chosen.job, kind: 'started' }, comment)
     return
   }
-  runner.log.info(`Waiting for agent job "${forLog(chosen.jobId)}".`)
+  runner.log.info(waitingLine(chosen.jobId))
   const result = await waitForJob({
     ...settings,
     fetchJob: (timeoutMs) => setup.api.getJob(chosen.jobId, timeoutMs),

@@ -1,15 +1,13 @@
 // What the step sets up before it chooses the job: its clock and deadline, the admin API client, and GitHub when
 // `comment` or a follow-up through the issue asks for it.
 import { type AdminApi, createAdminApi } from '../admin-api/client.ts'
-import { githubHosts } from '../admin-api/pull-request-link.ts'
-import { loadChangeContext, loadGitHubSide } from '../github/load-github.ts'
+import { loadGitHubSide } from '../github/load-github.ts'
 import type { GitHubSide } from '../github/open-github.ts'
 import type { Settings } from '../runner/settings/settings.ts'
-import { formatDuration } from '../text/duration.ts'
-import { forLog } from '../text/untrusted-text.ts'
+import { startLine } from '../runner/progress-log.ts'
 import { type StepClock, stepClock } from './clock.ts'
 import type { StepContext } from './step-context.ts'
-import { GITHUB_DEADLINE_MS } from './time-budgets.ts'
+import { composePrompt } from './compose-prompt.ts'
 import { type CommentStart, TrackingComment } from './tracking-comment.ts'
 
 export interface StepSetup {
@@ -32,7 +30,7 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
   const { transport, environment, runner } = context
   const clock = stepClock(transport.cancelSignal)
   const startedAt = clock.now()
-  const api = createAdminApi(transport, settings, githubHosts(environment.serverUrl))
+  const api = createAdminApi(transport, settings, environment.serverUrl)
   const opened = usesGitHub(settings)
     ? await loadGitHubSide({
         token: settings.githubToken,
@@ -49,10 +47,7 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
     : undefined
   if (opened?.kind === 'unavailable' && settings.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
-  runner.log.info(
-    `Mintlify admin API at ${settings.baseUrl.href}, project "${forLog(settings.projectId)}" (timeout ${formatDuration(settings.timeoutMs)}, ` +
-      `polling every ${formatDuration(settings.pollIntervalMs)} growing to ${formatDuration(settings.maxPollIntervalMs)})`
-  )
+  runner.log.info(startLine(settings))
   const github = opened?.kind === 'ready' ? opened.side : undefined
   const commentRunner = { outputs: runner.outputs, log: runner.log, now: clock.now, cancelled: clock.cancelled }
   return {
@@ -66,20 +61,6 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
       settings.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
     compose: (prompt) => composePrompt(prompt, settings, context)
   }
-}
-
-/** The prompt, and with `context: auto`, the "What changed" section after it (read within the GitHub deadline). */
-async function composePrompt(prompt: string, settings: Settings, context: StepContext): Promise<string> {
-  if (settings.context !== 'auto') return prompt
-  const section = await loadChangeContext({
-    token: settings.githubToken,
-    repository: context.environment.repository,
-    transport: context.transport,
-    limit: settings.contextLimit,
-    deadlineMs: GITHUB_DEADLINE_MS,
-    log: context.runner.log
-  })
-  return section === '' ? prompt : `${prompt}\n\n${section}`
 }
 
 /** `comment`, or a follow-up that finds its job through the issue's tracking comment. */

@@ -1,0 +1,18 @@
+import { loadChangeContext } from '../github/load-github.ts'
+import type { Settings } from '../runner/settings/settings.ts'
+import type { StepContext } from './step-context.ts'
+import { GITHUB_DEADLINE_MS } from './time-budgets.ts'
+
+export /** The prompt, and with `context: auto`, the "What changed" section after it (read within the GitHub deadline). */
+async function composePrompt(prompt: string, settings: Settings, context: StepContext): Promise<string> {
+  if (settings.context !== 'auto') return prompt
+  const section = await loadChangeContext({
+    token: settings.githubToken,
+    repository: context.environment.repository,
+    transport: context.transport,
+    limit: settings.contextLimit,
+    deadlineMs: GITHUB_DEADLINE_MS,
+    log: context.runner.log
+  })
+  return section === '' ? prompt : `${prompt}\n\n${section}`
+}
