@@ -3,6 +3,7 @@
 import { formatDuration } from '../src/text/duration.ts'
 import { allowedLagMs, measurePolling } from './polling.ts'
 import { measureModuleLoads, measureProcess } from './process.ts'
+import { measureRunRequests } from './github.ts'
 import { measureScaled, SCALE } from './scaled.ts'
 import { measureSoak } from './soak.ts'
 
@@ -181,6 +182,55 @@ for (const row of scaled) {
     `real run matches the simulation for a ${formatDuration(row.durationMs)} job`,
     requestsClose && lagClose,
     `${row.real.requests} vs ${row.simulated.meanRequests.toFixed(1)} requests, lag ${ms(row.real.lagMs)} vs ${ms(row.simulated.worstLagMs)}`
+  )
+}
+
+console.log(`\n## 5. Requests of a whole run (the demo's story: context, preview and comment; scaled ${SCALE}x down)\n`)
+console.log('Baseline: the same run with its tracking comment rewritten after every poll (as a comment that shows')
+console.log('the time waited must be). Admin API writes: the job started and the preview triggered.\n')
+const requests = await measureRunRequests()
+console.log(
+  table(
+    [
+      'stands for a job of',
+      'admin API: job polls',
+      'preview polls',
+      'writes',
+      'GitHub: reads',
+      'writes',
+      'rewritten every poll',
+      'ours / that'
+    ],
+    requests.map((row) => {
+      const github = row.github.reads + row.github.writes
+      return [
+        formatDuration(row.durationMs),
+        String(row.admin.jobPolls),
+        String(row.admin.previewPolls),
+        String(row.admin.writes),
+        String(row.github.reads),
+        String(row.github.writes),
+        String(row.rewriteEveryPoll),
+        percent(github / row.rewriteEveryPoll)
+      ]
+    })
+  )
+)
+const githubRequests = (row: (typeof requests)[number]): number => row.github.reads + row.github.writes
+for (const row of requests.filter((candidate) => candidate.durationMs >= 600_000)) {
+  const ratio = githubRequests(row) / row.rewriteEveryPoll
+  judge(
+    `GitHub requests for a ${formatDuration(row.durationMs)} job <= 25% of a comment rewritten every poll`,
+    ratio <= 0.25,
+    `${githubRequests(row)} vs ${row.rewriteEveryPoll}: ${percent(ratio)}`
+  )
+}
+const [shortest, longest] = [requests[0], requests.at(-1)]
+if (shortest && longest) {
+  judge(
+    `GitHub requests do not grow with the job's length (${formatDuration(longest.durationMs)} vs ${formatDuration(shortest.durationMs)})`,
+    githubRequests(longest) <= githubRequests(shortest),
+    `${githubRequests(longest)} vs ${githubRequests(shortest)}`
   )
 }
 
