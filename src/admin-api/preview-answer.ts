@@ -21,7 +21,13 @@ export type TriggerResult =
 
 export type BuildPoll =
   | { readonly kind: 'build'; readonly build: PreviewBuild }
-  | { readonly kind: 'transient'; readonly reason: string; readonly retryAfterMs?: number }
+  | {
+      readonly kind: 'transient'
+      readonly reason: string
+      readonly retryAfterMs?: number
+      /** HTTP 404: the status may not be readable yet, or may never be. */
+      readonly notFound?: boolean
+    }
   | { readonly kind: 'permanent'; readonly reason: string }
   | { readonly kind: 'cancelled' }
 
@@ -97,7 +103,8 @@ export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, contex
     return {
       kind: 'transient',
       reason: retry.reason,
-      ...(retry.retryAfterMs === undefined ? {} : { retryAfterMs: retry.retryAfterMs })
+      ...(retry.retryAfterMs === undefined ? {} : { retryAfterMs: retry.retryAfterMs }),
+      ...(exchanged.status === 404 ? { notFound: true } : {})
     }
   }
   return { kind: 'permanent', reason: refusalOfAnyRequest(exchanged, described, context.redact) ?? described }

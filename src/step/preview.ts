@@ -8,7 +8,7 @@ import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted-text.ts'
 import type { StepClock } from './clock.ts'
 import { faultDelay, pollDelay } from './poll-schedule.ts'
-import { requestBudget } from './time-budgets.ts'
+import { NOT_FOUND_GRACE_MS, requestBudget } from './time-budgets.ts'
 
 /** How the preview ended; `kind` is the `preview-status` output. */
 export type PreviewOutcome =
@@ -104,6 +104,7 @@ async function waitForBuild(
   const start = clock.now()
   let status: string | undefined
   let faults = 0
+  let notFoundSince: number | undefined
   for (;;) {
     const read = await context.api.readPreviewBuild(
       statusId,
@@ -114,6 +115,13 @@ async function waitForBuild(
       return { kind: 'error', reason: `its build could not be followed: ${read.reason}`, url }
     const elapsed = clock.now() - start
     let delay = pollDelay(elapsed, context.settings, clock.random)
+    notFoundSince = read.kind === 'transient' && read.notFound ? (notFoundSince ?? clock.now()) : undefined
+    if (read.kind === 'transient' && notFoundSince !== undefined && clock.now() - notFoundSince >= NOT_FOUND_GRACE_MS)
+      return {
+        kind: 'error',
+        reason: `its build status was not found for ${formatDuration(clock.now() - notFoundSince)} (${read.reason})`,
+        url
+      }
     if (read.kind === 'build') {
       faults = 0
       if (read.build.status !== status)

@@ -126,6 +126,29 @@ describe('preview: true', () => {
     expect(result.stdout).toContain('Mintlify allows 5 preview deployments a minute per organization.')
   })
 
+  it('triggers again after a reset, and follows the build through a 404 and a 502, triggering nothing more', async () => {
+    const { api: agent } = await api()
+    let reset = false
+    const buildFaults = [404, 502]
+    const server = await servers.serve((req, res, index) => {
+      if (req.method === 'POST' && req.url?.startsWith('/v1/') && !reset) {
+        reset = true
+        return req.socket.destroy()
+      }
+      const fault = req.url?.startsWith('/v1/project/update-status/') ? buildFaults.shift() : undefined
+      if (fault !== undefined) return sendJson(res, fault, { error: fault === 404 ? 'Not found' : 'Bad gateway' })
+      return agent.respond(req, res, index)
+    })
+    const result = await run(server)
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(result.outputs).toMatchObject({ 'preview-status': 'success', 'preview-url': URL_OF_JOB_1 })
+    const triggers = server.requests.filter((request) => request.method === 'POST' && request.url.startsWith('/v1/'))
+    expect(triggers).toHaveLength(2)
+    expect(agent.previews.triggers).toEqual([{ branch: 'mintlify/job-1', status: 202 }])
+    expect(result.stdout).toContain("Could not read the preview's build: HTTP 404: Not found; trying again in")
+    expect(result.stdout).toContain("Could not read the preview's build: HTTP 502: Bad gateway; trying again in")
+  })
+
   it('ends a build that outlasts the timeout as building, with the address set, and the job completed', async () => {
     const { server } = await api({ previews: { build: { queuedPolls: 1000, final: 'success' } } })
     const result = await run(server, { timeout: '3s' })

@@ -66,6 +66,11 @@ describe('classifyBuildPoll', () => {
     expect(classifyBuildPoll(exchanged, 30_000, CONTEXT).kind).toBe(kind)
   })
 
+  it('marks a 404 as not found, so a status that stays lost is given up on', () => {
+    expect(classifyBuildPoll(answer(404, { error: 'not found' }), 30_000, CONTEXT)).toMatchObject({ notFound: true })
+    expect(classifyBuildPoll(answer(502), 30_000, CONTEXT)).not.toHaveProperty('notFound')
+  })
+
   it("keeps the build's summary and log lines, redacted", () => {
     const body = { status: 'Failure', summary: 'broke on mint_secret', logs: ['ok', 'key mint_secret', 3] }
     expect(classifyBuildPoll(answer(200, body), 30_000, CONTEXT)).toEqual({

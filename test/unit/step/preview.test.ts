@@ -125,6 +125,19 @@ describe('buildPreview', () => {
     expect(polled).toEqual([0, 5000, 15_000])
   })
 
+  it('waits out a build status not found for 30 s, then says it was lost, keeping the address', async () => {
+    const notFound: BuildPoll = { kind: 'transient', reason: 'HTTP 404: Not found', notFound: true }
+    const lost = await phase([TRIGGERED], [notFound])
+    expect(lost.outcome).toEqual({
+      kind: 'error',
+      reason: 'its build status was not found for 35s (HTTP 404: Not found)',
+      url: 'https://acme-x.mintlify.app/'
+    })
+    expect(lost.polled).toEqual([0, 5000, 15_000, 35_000])
+    const found = await phase([TRIGGERED], [notFound, notFound, notFound, build('success')])
+    expect(found.outcome.kind).toBe('success')
+  })
+
   it.each([
     [{ kind: 'unavailable', reason: 'HTTP 403: no previews' } as const, 'unavailable'],
     [{ kind: 'refused', reason: 'HTTP 400: branch is required' } as const, 'error']
