@@ -1,5 +1,6 @@
-// A re-run of a run whose earlier attempt sent this prompt: wait for that job while it runs; once it has ended,
-// send the prompt again, unless the earlier request may or may not have reached the API: then send nothing.
+// A re-run of a run whose earlier attempt sent this prompt: wait for that job while it runs, and take its result
+// once it has completed with a pull request; once it has ended otherwise, send the prompt again, unless the earlier
+// request may or may not have reached the API: then send nothing.
 import { type AgentJob, isTerminal } from '../admin-api/agent-job.ts'
 import type { PollResult } from '../admin-api/poll-answer.ts'
 import type { TrackedComment } from '../github/tracking-comments.ts'
@@ -47,7 +48,7 @@ export function findEarlierAttempt(
 }
 
 export type EarlierVerdict =
-  /** The earlier attempt's job is still on it: wait for it, sending nothing. */
+  /** The earlier attempt's job is still on it, or completed with a pull request: wait for it, sending nothing. */
   | {
       readonly kind: 'wait'
       readonly jobId: string
@@ -99,6 +100,12 @@ export function judgeEarlierAttempt(
     // A follow-up takes a moment to show: the job's earlier status may linger, as the wait after a follow-up allows.
     const note = `An earlier attempt of this run sent this prompt to ${job} ${formatDuration(sentAgo)} ago, and the job still shows ${state}: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: true, note }
+  }
+  if (readJob?.status === 'completed' && readJob.pr.kind === 'link') {
+    // Most likely the re-run is for what came after (the preview's build, a check): a second job would open a
+    // second pull request for the same prompt.
+    const note = `An earlier attempt of this run already sent this prompt to ${job}, which completed with a pull request: taking its result instead of sending the prompt again. To send it anyway, start a new run of the workflow.`
+    return { kind: 'wait', jobId, job: readJob, followedUp: false, note }
   }
   return {
     kind: 'send again',

@@ -220,6 +220,35 @@ describe('preview: true', () => {
     expect(agent.previews.triggers).toEqual([])
   })
 
+  it('a re-run after a failed build builds the preview again, and starts no second agent job', async () => {
+    const github = await servers.github()
+    const { api: agent } = await api()
+    let buildsFail = true
+    const server = await servers.serve((req, res, index) => {
+      if (buildsFail && req.url?.startsWith('/v1/project/update-status/'))
+        return sendJson(res, 200, { status: 'failure', summary: '1 broken link', logs: [] })
+      return agent.respond(req, res, index)
+    })
+    const attempt = (number: string): Partial<RunOptions> => ({
+      eventName: 'issues',
+      event: { action: 'labeled', issue: { number: 12 } },
+      env: { GITHUB_API_URL: github.url, GITHUB_RUN_ATTEMPT: number }
+    })
+    const first = await run(server, { comment: 'true' }, attempt('1'))
+    expect(first.exitCode).toBe(1)
+    expect(first.outputs).toMatchObject({ outcome: 'completed', 'preview-status': 'failure' })
+    buildsFail = false
+    const rerun = await run(server, { comment: 'true' }, attempt('2'))
+    expect(rerun.exitCode, rerun.stdout).toBe(0)
+    expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1', 'preview-status': 'success' })
+    expect(agent.posts).toHaveLength(1)
+    expect(agent.previews.triggers).toHaveLength(2)
+    expect(rerun.stdout).toContain(
+      'which completed with a pull request: taking its result instead of sending the prompt again.'
+    )
+    expect(github.comments).toHaveLength(1)
+  })
+
   it('shows the preview on the tracking comment: building with its address, then ready', async () => {
     const github = await servers.github()
     const { server } = await api({ previews: { build: { queuedPolls: 3, buildingPolls: 3, final: 'success' } } })

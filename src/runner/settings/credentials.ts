@@ -33,7 +33,9 @@ function headerValueProblem(secret: string): string | undefined {
 export function readApiKey(reader: InputReader): string {
   const apiKey = reader.required(
     'api-key',
-    'pass your admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}'
+    'pass your admin API key from a secret, e.g. ${{ secrets.MINTLIFY_API_KEY }}. Empty means the secret is not set ' +
+      'for this repository or environment, or GitHub gave this run no secrets, as for a pull request from a fork ' +
+      'or one opened by Dependabot'
   )
   if (apiKey !== '') reader.source.setSecret(apiKey)
   const problem = headerValueProblem(apiKey)

@@ -86,6 +86,12 @@ describe('readSettings', () => {
     expect(error).toContain('Input "prompt" or "job-id" is required')
   })
 
+  it("says why a key can be empty: a secret not set, or a run GitHub gives no secrets, as a fork's", () => {
+    const { error } = read({ 'api-key': '' })
+    expect(error).toContain('the secret is not set for this repository or environment')
+    expect(error).toContain('as for a pull request from a fork or one opened by Dependabot')
+  })
+
   it('warns that a prompt of whitespace alone sends no follow-up, and only waits for job-id', () => {
     const { warnings, settings } = read({ prompt: ' \n\t ' })
     expect(settings?.prompt).toBeUndefined()

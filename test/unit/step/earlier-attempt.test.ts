@@ -25,8 +25,8 @@ function comment(job: string, ...requests: TrackedRequest[]): TrackedComment {
   return { id: 1, url: undefined, state: { job, requests } }
 }
 
-function read(status: string): PollResult & { kind: 'job' } {
-  const parsed = parseJob({ id: 'job-1', status }, { jobId: 'job-1', githubHosts: new Set() })
+function read(status: string, prLink: string | null = null): PollResult & { kind: 'job' } {
+  const parsed = parseJob({ id: 'job-1', status, prLink }, { jobId: 'job-1', githubHosts: new Set() })
   if (parsed.kind !== 'job') throw new Error(parsed.reason)
   return parsed
 }
@@ -82,7 +82,20 @@ describe('judgeEarlierAttempt', () => {
       { kind: 'transient', reason: 'HTTP 502', fault: 'server' },
       'wait'
     ],
-    ['a job that ended', earlier('job-1'), read('completed'), 'send again'],
+    ['a job that failed', earlier('job-1'), read('failed'), 'send again'],
+    ['a job that completed without a pull request', earlier('job-1'), read('completed'), 'send again'],
+    [
+      'a job that completed with a pull request',
+      earlier('job-1'),
+      read('completed', 'https://github.com/acme/docs/pull/7'),
+      'wait'
+    ],
+    [
+      'a job archived after its pull request',
+      earlier('job-1'),
+      read('archived', 'https://github.com/acme/docs/pull/7'),
+      'send again'
+    ],
     [
       'a job that is gone',
       earlier('job-1'),
