@@ -109,7 +109,7 @@ export function parseJob(body: unknown, expected: JobExpectations): ParsedJob {
       // A listed status is one of four words; any other may hold anything the API echoed.
       status: knownStatus ? normalized : redact(normalized),
       knownStatus,
-      pr: checkPrLink(typeof prLink === 'string' ? redact(prLink) : prLink, expected.githubHosts),
+      pr: checkPrLink(prLink, expected.githubHosts, redact),
       ...descriptiveFields(body, redact)
     }
   }

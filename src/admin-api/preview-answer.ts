@@ -1,7 +1,7 @@
 // What a preview trigger and a build status read learned. A trigger sent again is a rebuild, not a second preview,
 // so any fault may be tried again; but once the API has answered it, it is not sent again.
 import type { Exchange } from '../transport/exchange.ts'
-import { httpUrl } from '../text/untrusted-text.ts'
+import { shownHttpUrl } from '../text/untrusted-text.ts'
 import { isRecord } from './agent-job.ts'
 import { type Answer, type AnswerContext, describeAnswer, refusalOfAnyRequest } from './answer.ts'
 import { networkReason, PROXY_AUTH_REQUIRED, proxyReason, proxyRefusal } from './network-faults.ts'
@@ -52,14 +52,14 @@ export function classifyTrigger(exchanged: Exchange, timeoutMs: number, context:
     return fault.kind === 'again' ? { kind: 'retry', reason: fault.reason } : { kind: 'refused', reason: fault.reason }
   }
   const { status } = exchanged
-  if (status >= 200 && status < 300) return triggeredIn(exchanged)
+  if (status >= 200 && status < 300) return triggeredIn(exchanged, context.redact)
   const described = describeAnswer(exchanged, context.redact)
   if (status === 429 || status >= 500 || status === 408) return retryAfter(exchanged, described)
   if (status === 403 && /plan/i.test(described)) return { kind: 'unavailable', reason: described }
   return { kind: 'refused', reason: refusalOfAnyRequest(exchanged, described, context.redact) ?? described }
 }
 
-function triggeredIn(answer: Answer): TriggerResult {
+function triggeredIn(answer: Answer, redact: Context['redact']): TriggerResult {
   let body: unknown
   try {
     body = JSON.parse(answer.body ?? '') as unknown
@@ -71,7 +71,9 @@ function triggeredIn(answer: Answer): TriggerResult {
     return { kind: 'refused', reason: `HTTP ${answer.status} without a build status to follow` }
   }
   const previewUrl =
-    isRecord(body) && typeof body['previewUrl'] === 'string' ? httpUrl(body['previewUrl'])?.href : undefined
+    isRecord(body) && typeof body['previewUrl'] === 'string'
+      ? shownHttpUrl(body['previewUrl'], redact)?.href
+      : undefined
   return { kind: 'triggered', statusId, previewUrl }
 }
 

@@ -1,4 +1,4 @@
-import { httpUrl } from '../text/untrusted-text.ts'
+import { httpUrl, shownHttpUrl } from '../text/untrusted-text.ts'
 
 interface PullRequestRef {
   /** `owner/name`. */
@@ -15,10 +15,14 @@ export type PullRequestLink =
   /** Not an http(s) URL, so it is passed on nowhere. */
   | { readonly kind: 'dropped'; readonly text: string }
 
-export function checkPrLink(text: string | null | undefined, githubHosts: ReadonlySet<string>): PullRequestLink {
+export function checkPrLink(
+  text: string | null | undefined,
+  githubHosts: ReadonlySet<string>,
+  redact: (text: string) => string
+): PullRequestLink {
   if (!text) return { kind: 'none' }
-  const url = httpUrl(text)
-  if (!url) return { kind: 'dropped', text }
+  const url = shownHttpUrl(text, redact)
+  if (!url) return { kind: 'dropped', text: redact(text) }
   return {
     kind: 'link',
     url,

@@ -1,7 +1,7 @@
 // The action's own tracking comments on one issue or pull request: found by their marker and their author, and
 // written (posted, or edited in place) one per job.
 import type { Redact } from '../text/redact.ts'
-import { httpUrl } from '../text/untrusted-text.ts'
+import { shownHttpUrl } from '../text/untrusted-text.ts'
 import { type CommentView, fitComment } from './comment-body.ts'
 import type { CommentTarget } from './comment-target.ts'
 import { httpStatusOf } from './github-failure.ts'
@@ -72,7 +72,7 @@ export class TrackingComments {
         // Only a comment that starts with the marker (a reply quoting ours starts with "> "), and only our own.
         const state = readMarker(comment.body)
         if (!state || !isAuthor(comment.user, me)) continue
-        const tracked = { id: comment.id, state, url: httpUrl(this.#options.redact(comment.html_url))?.href }
+        const tracked = { id: comment.id, state, url: shownHttpUrl(comment.html_url, this.#options.redact)?.href }
         own.push(tracked)
       }
     }
@@ -160,7 +160,7 @@ export class TrackingComments {
   }
 
   #written(response: { data: { id: number; html_url: string } }): Written {
-    return { id: response.data.id, url: httpUrl(this.#options.redact(response.data.html_url))?.href }
+    return { id: response.data.id, url: shownHttpUrl(response.data.html_url, this.#options.redact)?.href }
   }
 
   /** Page 1 (to learn how many there are), then the newest pages, down to the cap. */

@@ -1,3 +1,4 @@
+import { once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
 
 /** Time, passed in: the tests run a 30-minute wait on a simulated clock in microseconds. */
@@ -12,13 +13,20 @@ export interface StepClock extends Clock {
   readonly cancelled: () => boolean
 }
 
+/** The step's own clock, which can also be awaited for the cancel. */
+export interface RunClock extends StepClock {
+  /** Resolves once the run is cancelled; never rejects. */
+  readonly whenCancelled: Promise<void>
+}
+
 /** The real clock, whose sleeps end early when the run is cancelled. */
-export function stepClock(cancelSignal: AbortSignal): StepClock {
+export function stepClock(cancelSignal: AbortSignal): RunClock {
   return {
     now: Date.now,
     random: Math.random,
     sleep: (ms) => sleepUnlessCancelled(ms, cancelSignal),
-    cancelled: () => cancelSignal.aborted
+    cancelled: () => cancelSignal.aborted,
+    whenCancelled: cancelSignal.aborted ? Promise.resolve() : once(cancelSignal, 'abort').then(() => undefined)
   }
 }
 

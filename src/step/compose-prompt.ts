@@ -3,8 +3,12 @@ import type { Settings } from '../runner/settings/settings.ts'
 import type { StepContext } from './step-context.ts'
 import { GITHUB_DEADLINE_MS } from './time-budgets.ts'
 
-export /** The prompt, and with `context: auto`, the "What changed" section after it (read within the GitHub deadline). */
-async function composePrompt(prompt: string, settings: Settings, context: StepContext): Promise<string> {
+/**
+ * The prompt, and with `context: auto`, the "What changed" section after it (read within the GitHub deadline). The
+ * section is quoted from others, so a key or token pasted into a pull request is not passed on to the agent; the
+ * prompt you wrote is sent as written.
+ */
+export async function composePrompt(prompt: string, settings: Settings, context: StepContext): Promise<string> {
   if (settings.context !== 'auto') return prompt
   const section = await loadChangeContext({
     token: settings.githubToken,
@@ -14,5 +18,5 @@ async function composePrompt(prompt: string, settings: Settings, context: StepCo
     deadlineMs: GITHUB_DEADLINE_MS,
     log: context.runner.log
   })
-  return section === '' ? prompt : `${prompt}\n\n${section}`
+  return section === '' ? prompt : `${prompt}\n\n${context.transport.redact(section)}`
 }

@@ -83,12 +83,26 @@ export function judgeEarlierAttempt(
   }
   const job = `agent job "${forLog(jobId)}"`
   const readJob = read.kind === 'job' ? read.job : undefined
-  const gone = read.kind === 'permanent' || read.kind === 'not found'
-  if (!(readJob && isTerminal(readJob.status)) && !gone) {
+  if (read.kind === 'permanent' || read.kind === 'not found') {
+    // Only an end the API reports lets the prompt go again: a job that cannot be read may still be running.
+    const why = read.kind === 'not found' ? read.described : read.reason
+    return {
+      kind: 'refuse',
+      reason: `An earlier attempt of this run sent this prompt to ${job}, which cannot be read now (${why}), so it may still be running. ${START_A_NEW_RUN}`
+    }
+  }
+  if (!(readJob && isTerminal(readJob.status))) {
     const note = `An earlier attempt of this run already sent this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: false, note }
   }
-  const state = readJob ? forLog(readJob.status) : 'no longer readable'
+  return judgeEndedJob(earlier, readJob, now)
+}
+
+/** The earlier attempt's job has ended, as the API reports it. */
+function judgeEndedJob(earlier: EarlierAttempt, readJob: AgentJob, now: number): EarlierVerdict {
+  const jobId = earlier.comment.state.job
+  const job = `agent job "${forLog(jobId)}"`
+  const state = forLog(readJob.status)
   if (earlier.request.unsure) {
     return {
       kind: 'refuse',
@@ -96,12 +110,12 @@ export function judgeEarlierAttempt(
     }
   }
   const sentAgo = earlier.request.at === undefined ? undefined : now - earlier.request.at
-  if (readJob && earlier.request.kind === 'follow-up' && sentAgo !== undefined && sentAgo < FOLLOW_UP_SETTLE_MS) {
+  if (earlier.request.kind === 'follow-up' && sentAgo !== undefined && sentAgo < FOLLOW_UP_SETTLE_MS) {
     // A follow-up takes a moment to show: the job's earlier status may linger, as the wait after a follow-up allows.
     const note = `An earlier attempt of this run sent this prompt to ${job} ${formatDuration(sentAgo)} ago, and the job still shows ${state}: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: true, note }
   }
-  if (readJob?.status === 'completed' && readJob.pr.kind === 'link') {
+  if (readJob.status === 'completed' && readJob.pr.kind === 'link') {
     // Most likely the re-run is for what came after (the preview's build, a check): a second job would open a
     // second pull request for the same prompt.
     const note = `An earlier attempt of this run already sent this prompt to ${job}, which completed with a pull request: taking its result instead of sending the prompt again. To send it anyway, start a new run of the workflow.`

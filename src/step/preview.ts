@@ -2,6 +2,7 @@
 // is built or fails, within what is left of the step's time. Nothing here changes the job's own outcome.
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { AdminApi } from '../admin-api/client.ts'
+import type { BuildPoll } from '../admin-api/preview-answer.ts'
 import { buildEnded, type PreviewBuild } from '../admin-api/preview-build.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { formatDuration } from '../text/duration.ts'
@@ -94,6 +95,13 @@ async function trigger(branch: string, context: PreviewContext): Promise<Trigger
   }
 }
 
+/** Why the build is taken as still building when the time ran out: the status last read, or the last fault. */
+function unfinishedReason(status: string | undefined, read: BuildPoll): string {
+  return status === undefined && read.kind === 'transient'
+    ? `its build status could not be read before the timeout ran out (${read.reason})`
+    : `it was still ${forLog(status ?? 'queued')} when the timeout ran out`
+}
+
 /** Polls the build with the job's backoff until it succeeds or fails, or the time runs out. */
 async function waitForBuild(
   statusId: string,
@@ -135,7 +143,7 @@ async function waitForBuild(
     }
     const left = context.deadline - clock.now()
     if (left <= 0 || (read.kind === 'transient' && (read.retryAfterMs ?? 0) > left)) {
-      return { kind: 'building', reason: `it was still ${forLog(status ?? 'queued')} when the timeout ran out`, url }
+      return { kind: 'building', reason: unfinishedReason(status, read), url }
     }
     await clock.sleep(Math.min(delay, left))
   }

@@ -49,7 +49,13 @@ export async function setUpStep(settings: Settings, context: StepContext): Promi
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
   runner.log.info(startLine(settings))
   const github = opened?.kind === 'ready' ? opened.side : undefined
-  const commentRunner = { outputs: runner.outputs, log: runner.log, now: clock.now, cancelled: clock.cancelled }
+  const commentRunner = {
+    outputs: runner.outputs,
+    log: runner.log,
+    now: clock.now,
+    cancelled: clock.cancelled,
+    whenCancelled: clock.whenCancelled
+  }
   return {
     clock,
     startedAt,

@@ -45,6 +45,8 @@ export interface CommentRunner {
   readonly now: () => number
   /** Whether the run was cancelled. */
   readonly cancelled: () => boolean
+  /** Resolves once the run is cancelled. */
+  readonly whenCancelled: Promise<void>
 }
 
 /** Never throws: what cannot be done is a warning, said once. */
@@ -71,12 +73,15 @@ export class TrackingComment {
     this.#find = start.find
   }
 
-  /** Records a request as unsure, and waits until the comment says so (or GitHub fails), before it is sent. */
+  /**
+   * Records a request as unsure, and waits until the comment says so (or GitHub fails), before it is sent. A cancel
+   * ends the wait: nothing will be sent, and the step must not sit through a slow GitHub to say so.
+   */
   async recordBeforeSending(request: TrackedRequest): Promise<void> {
     this.#sent = [...this.#sent, request]
     this.#state = withRequests(this.#state, [{ ...request, unsure: true }])
     this.show({ kind: 'sending' })
-    await this.#pending
+    await Promise.race([this.#pending, this.#runner.whenCancelled])
   }
 
   /** The API acted on the request: the comment records it as sent, to this job. */

@@ -46,6 +46,15 @@ export function httpUrl(text: string | null | undefined): URL | undefined {
   }
 }
 
+/**
+ * The http(s) URL as it may be shown, with every secret replaced. Redacting the text alone is not enough: parsing
+ * drops tabs and line breaks and folds a host's letters to lower-case ASCII, which can put a secret back together.
+ */
+export function shownHttpUrl(text: string | null | undefined, redact: (text: string) => string): URL | undefined {
+  const url = httpUrl(text)
+  return url && httpUrl(redact(url.href))
+}
+
 /** The text's first non-empty line, on one line and shortened: how a prompt is shown. */
 export function firstLine(text: string, max = 120): string {
   return forLog(text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '', max)

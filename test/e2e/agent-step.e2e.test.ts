@@ -714,6 +714,42 @@ describe('the tracking comment', () => {
   })
 
   it.each([
+    ['a start', 'POST', {}],
+    ['a follow-up, whose comment is looked for on the issue first', 'GET', { 'job-id': 'job-9' }]
+  ])(
+    'a run cancelled while GitHub is slow to record %s ends at once, with its outputs and summary, sending nothing',
+    async (_, method, inputs) => {
+      const github = await fakeGitHub({
+        // GitHub takes 20 s over the write that records the request, or the search before it.
+        intercept: (call, _req, res) => {
+          if (!call.startsWith(`${method} /repos/`)) return false
+          setTimeout(() => sendJson(res, 502, { message: 'slow' }), 20_000).unref()
+          return true
+        }
+      })
+      const existing = [{ jobId: 'job-9', activePolls: 0, final: { status: 'completed' } }]
+      const { api, server } = await agentApi({ existing })
+      const result = await run(
+        server,
+        { prompt: 'Document /users', comment: 'true', ...inputs },
+        {
+          ...withGitHub(github),
+          onSpawn: (child) => {
+            once(
+              () => github.calls.some((call) => call.startsWith(`${method} /repos/`)),
+              () => child.kill('SIGINT')
+            )
+          }
+        }
+      )
+      expect(result.exitCode).toBe(1)
+      expect(result.outputs).toMatchObject({ outcome: 'cancelled' })
+      expect(result.summary).toContain('Run cancelled')
+      expect(api.posts).toEqual([])
+    }
+  )
+
+  it.each([
     ['pull_request_target', { action: 'opened', number: 34, pull_request: { number: 34 } }, 34],
     [
       'issue_comment',

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
 import { startProxy } from '../../sim/loopback-proxy.ts'
 import { type ActionRun, runAction } from './support/run-bundle.ts'
+import { isLoopbackHost } from '../../src/transport/loopback.ts'
 import { once, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
@@ -55,7 +56,11 @@ async function run(
   inputs: Record<string, string> = {},
   env: Record<string, string> = {}
 ): Promise<ActionRun> {
-  return runAction({ inputs: { ...INPUTS, 'base-url': server.url, ...inputs }, env })
+  // Against a remote host (one only a proxy reaches) the action polls no more often than once a second.
+  const remote = isLoopbackHost(new URL(server.url).hostname)
+    ? {}
+    : { 'poll-interval': '1s', 'max-poll-interval': '1s' }
+  return runAction({ inputs: { ...INPUTS, ...remote, 'base-url': server.url, ...inputs }, env })
 }
 
 function gaps(server: RunningServer): number[] {
@@ -506,7 +511,7 @@ describe('proxies', () => {
     const proxy = await refusingProxy(502)
     const result = await run(
       { url: 'https://api.mintlify.test' },
-      { prompt: 'Document it', 'job-id': '', timeout: '1s' },
+      { prompt: 'Document it', 'job-id': '', timeout: '3s' },
       { HTTPS_PROXY: proxy.url }
     )
     expect(result.exitCode).toBe(1)

@@ -234,6 +234,30 @@ describe('inputs, time and signals', () => {
     }
   )
 
+  it.each([
+    ['poll-interval', { 'poll-interval': '1ms', 'max-poll-interval': '1ms' }],
+    ['request-timeout', { 'request-timeout': '1ms' }]
+  ])(
+    'a %s under a second against a remote API is an input error, so nothing floods it or gives up at once',
+    async (name, inputs) => {
+      // A name that never resolves: the step must stop before it tries.
+      const result = await run({ url: 'https://api.mintlify.test' }, inputs)
+      expect(result.exitCode).toBe(1)
+      expect(errorAnnotations(result)[0]).toContain(`Input "${name}" (1ms) must be at least 1s against a remote API`)
+    }
+  )
+
+  it('refuses a key passed as project-id before any request, masked and shown nowhere', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const swapped = 'mint_swapped_key_V8n3Qp7Xr2Lw'
+    const result = await run(server, { 'project-id': swapped, 'api-key': 'proj_12345678' })
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(0)
+    expect(result.stdout).toContain(`::add-mask::${swapped}`)
+    expect(errorAnnotations(result)[0]).toContain('Input "project-id" holds an admin API key')
+    expectNoPartOfKey(result, swapped)
+  })
+
   it('warns that a timeout past 6h outlasts a GitHub-hosted runner', async () => {
     const server = await serve((_req, res) => completed(res))
     const result = await run(server, { timeout: '7h' })

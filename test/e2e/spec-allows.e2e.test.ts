@@ -115,7 +115,7 @@ describe('the admin API', () => {
   it("names the runner's DNS, not base-url, when the default base-url does not resolve", async () => {
     const result = await run(
       undefined,
-      { 'job-id': 'job-1', timeout: '5s' },
+      { 'job-id': 'job-1', timeout: '5s', 'poll-interval': '1s', 'max-poll-interval': '1s' },
       {
         nodeArgs: ['--import', join(import.meta.dirname, '..', 'fixtures', 'unresolvable-api-host.mjs')]
       }

@@ -43,9 +43,18 @@ export function readApiKey(reader: InputReader): string {
   return apiKey
 }
 
+/** A project id that is an admin key (the inputs were swapped) is masked like one, and sent nowhere. */
+export function refuseKeyAsProjectId(reader: InputReader, projectId: string): void {
+  if (!/^mint_/i.test(projectId)) return
+  reader.source.setSecret(projectId)
+  reader.problem(
+    'Input "project-id" holds an admin API key (it starts with "mint_"), so it is masked and nothing is sent: the key goes in "api-key", from a secret; the project id is on the dashboard\'s API keys page.'
+  )
+}
+
 /** Warns when the key does not look like an admin key: the usual mistake is passing the project id. */
 export function warnOfUnusualKey(reader: InputReader, apiKey: string, projectId: string): void {
-  if (apiKey === '' || apiKey.startsWith('mint_')) return
+  if (apiKey === '' || apiKey.startsWith('mint_') || /^mint_/i.test(projectId)) return
   const hint = apiKey === projectId ? 'it equals project-id' : 'the usual mistake is passing the project id'
   reader.warning(
     `Input "api-key" does not start with "mint_" as Mintlify admin API keys do (${hint}). Expect the API to refuse it.`

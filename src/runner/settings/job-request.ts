@@ -1,5 +1,6 @@
 // What the step is asked to do: which project and job, which prompt, and whether to wait or follow up.
 import { pathSegmentProblem } from '../../text/path-segment.ts'
+import { refuseKeyAsProjectId } from './credentials.ts'
 import type { InputReader } from './input-reader.ts'
 
 export interface JobRequest {
@@ -18,6 +19,7 @@ export interface JobRequest {
 
 export function readJobRequest(reader: InputReader): JobRequest {
   const projectId = reader.required('project-id', "the project id shown on the dashboard's API keys page")
+  refuseKeyAsProjectId(reader, projectId)
   const jobId = reader.text('job-id')
   // The prompt is sent as given: not trimmed, so a multi-line prompt keeps its layout.
   const prompt = reader.source.getInput('prompt', { trimWhitespace: false })

@@ -1,12 +1,13 @@
 // Every input, parsed and validated once into one typed object, before any request. All problems are reported
 // together, each naming its input; the secrets are masked the moment they are read.
+import { isLoopbackHost } from '../../transport/loopback.ts'
 import { readApiKey, readGitHubToken, warnOfUnusualKey } from './credentials.ts'
 import { readBaseUrl } from './base-url.ts'
 import { type InputSource, InputReader } from './input-reader.ts'
 import { type JobRequest, readJobRequest } from './job-request.ts'
 import { type PromptContext, readPromptContext } from './prompt-context.ts'
 import { readReporting, type Reporting } from './reporting.ts'
-import { readTiming, type Timing } from './timing.ts'
+import { checkRemoteTiming, readTiming, type Timing } from './timing.ts'
 
 export { InputError } from './input-reader.ts'
 export type { FailableOutcome } from './reporting.ts'
@@ -29,6 +30,7 @@ export function readSettings(source: InputSource): Settings {
   warnOfUnusualKey(reader, apiKey, request.projectId)
   const baseUrl = readBaseUrl(reader)
   const timing = readTiming(reader)
+  if (baseUrl && !isLoopbackHost(baseUrl.hostname)) checkRemoteTiming(reader, timing)
   const reporting = readReporting(reader)
   const usesGitHub =
     reporting.comment || (request.followUp && request.jobId === undefined) || promptContext.context === 'auto'

@@ -33,6 +33,27 @@ function readDuration(reader: InputReader, name: string): number {
   return ms
 }
 
+/** Against a remote API nothing polls, or gives up on a request, sooner than this. */
+const SHORTEST_REMOTE_MS = 1000
+
+/**
+ * Refuses intervals under a second against a remote API: they would flood it, and a request deadline that short makes
+ * every start "may or may not have worked". A loopback base-url (a local simulator) accepts any.
+ */
+export function checkRemoteTiming(reader: InputReader, timing: Timing): void {
+  for (const [name, ms] of [
+    ['poll-interval', timing.pollIntervalMs],
+    ['max-poll-interval', timing.maxPollIntervalMs],
+    ['request-timeout', timing.requestTimeoutMs]
+  ] as const) {
+    if (ms < SHORTEST_REMOTE_MS) {
+      reader.problem(
+        `Input "${name}" (${formatDuration(ms)}) must be at least 1s against a remote API; only a loopback base-url, such as a local simulator, accepts less.`
+      )
+    }
+  }
+}
+
 export function readTiming(reader: InputReader): Timing {
   const timeoutMs = readDuration(reader, 'timeout')
   const bare = reader.text('timeout')

@@ -53,6 +53,17 @@ describe('classifyTrigger', () => {
   })
 })
 
+describe("the preview's address", () => {
+  it("redacts the preview's address, whatever the API put in it", () => {
+    const leaky = answer(202, { statusId: 'st_1', previewUrl: 'https://acme.mintlify.app/?key=mint_sec\tret' })
+    expect(classifyTrigger(leaky, 30_000, CONTEXT)).toEqual({
+      kind: 'triggered',
+      statusId: 'st_1',
+      previewUrl: 'https://acme.mintlify.app/?key=***'
+    })
+  })
+})
+
 describe('classifyBuildPoll', () => {
   it.each([
     ['200 with a status', answer(200, { status: 'in_progress' }), 'build'],

@@ -79,6 +79,13 @@ describe('readSettings', () => {
     expect(secrets).toContain('mint_abc')
   })
 
+  it('refuses a key passed as project-id, masking it, without the warning that points the other way', () => {
+    const { error, secrets, warnings } = read({ 'project-id': 'mint_swapped_key_0123', 'api-key': 'proj_12345' })
+    expect(error).toContain('Input "project-id" holds an admin API key (it starts with "mint_"), so it is masked')
+    expect(secrets).toContain('mint_swapped_key_0123')
+    expect(warnings).toEqual([])
+  })
+
   it('names every missing required input at once', () => {
     const { error } = read({ 'project-id': '', 'job-id': '', 'api-key': '', prompt: '' })
     expect(error).toContain('Input "api-key" is required')
@@ -145,6 +152,16 @@ describe('readSettings', () => {
       'Input "poll-interval" (1m) must not exceed "max-poll-interval" (30s)'
     )
   })
+
+  it.each(['poll-interval', 'max-poll-interval', 'request-timeout'])(
+    'refuses a %s under a second against a remote API, and accepts it against a local simulator',
+    (name) => {
+      const short = { 'poll-interval': '100ms', [name]: '999ms' }
+      expect(read(short).error).toContain(`Input "${name}" (999ms) must be at least 1s against a remote API`)
+      expect(read({ ...short, 'base-url': 'http://127.0.0.1:8080' }).settings).toBeDefined()
+      expect(read({ ...short, 'poll-interval': '1s', [name]: '1s' }).settings).toBeDefined()
+    }
+  )
 
   it('needs a token only when commenting or following up', () => {
     expect(read({ 'github-token': '' }).settings).toBeDefined()

@@ -97,12 +97,12 @@ describe('judgeEarlierAttempt', () => {
       'send again'
     ],
     [
-      'a job that is gone',
+      'a job that is gone (it may still run)',
       earlier('job-1'),
       { kind: 'not found', reason: 'x', sinceAccepted: 'y', described: 'HTTP 404' },
-      'send again'
+      'refuse'
     ],
-    ['a job no longer readable', earlier('job-1'), { kind: 'permanent', reason: 'HTTP 410' }, 'send again'],
+    ['a job no longer readable', earlier('job-1'), { kind: 'permanent', reason: 'HTTP 410' }, 'refuse'],
     ['an unsure request whose job ended', earlier('job-1', { unsure: true }), read('failed'), 'refuse'],
     ['an unsure request whose job is still active', earlier('job-1', { unsure: true }), read('active'), 'wait'],
     [

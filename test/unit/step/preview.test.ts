@@ -116,6 +116,14 @@ describe('buildPreview', () => {
     })
   })
 
+  it('says the build status was never read, rather than still queued, when every read failed', async () => {
+    const { outcome } = await phase([TRIGGERED], [{ kind: 'transient', reason: 'HTTP 502' }], 60_000)
+    expect(outcome).toMatchObject({
+      kind: 'building',
+      reason: 'its build status could not be read before the timeout ran out (HTTP 502)'
+    })
+  })
+
   it('retries a build read that failed, with growing waits', async () => {
     const { polled, outcome } = await phase(
       [TRIGGERED],

@@ -18,6 +18,8 @@ const REQUEST: TrackedRequest = {
 type Answer = CommentResult | { readonly kind: 'skipped' }
 
 function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>, cancelled = false) {
+  let cancel = (): void => undefined
+  const whenCancelled = new Promise<void>((resolve) => (cancel = resolve))
   const outputs: Record<string, string> = {}
   const warnings: string[] = []
   const infos: string[] = []
@@ -26,7 +28,8 @@ function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<An
     outputs: outputWriter((name, value) => (outputs[name] = value)),
     log: { info: (message: string) => infos.push(message), warning: (message: string) => warnings.push(message) },
     now: () => 1000,
-    cancelled: () => cancelled
+    cancelled: () => cancelled,
+    whenCancelled
   }
   const github = {
     write: (write: CommentWrite, deadlineMs: number) => {
@@ -40,7 +43,7 @@ function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<An
     { state: { job: UNKNOWN_JOB, requests: [] }, find: false },
     BUDGETS
   )
-  return { comment, outputs, warnings, infos, writes }
+  return { comment, outputs, warnings, infos, writes, cancel }
 }
 
 const ended = (kind: 'completed' | 'cancelled') =>
@@ -77,6 +80,14 @@ describe('TrackingComment', () => {
     expect(writes[1]?.write).toMatchObject({ commentId: 7, state: { job: 'job-9', requests: [REQUEST] } })
     expect(outputs['comment-url']).toBe('https://github.com/acme/docs/issues/1#c7')
     expect(comment.protectsReruns()).toBe(true)
+  })
+
+  it('stops waiting for the record when the run is cancelled, so the step can end before a slow GitHub answers', async () => {
+    const { comment, cancel } = harness(never)
+    const recorded = comment.recordBeforeSending(REQUEST)
+    cancel()
+    await expect(recorded).resolves.toBeUndefined()
+    expect(comment.protectsReruns()).toBe(false)
   })
 
   it('withdraws a request that surely never reached the API, so a re-run may send it', async () => {

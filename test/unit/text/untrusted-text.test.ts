@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { firstLine, forLog, forMarkdown, httpUrl } from '../../../src/text/untrusted-text.ts'
+import { redactor } from '../../../src/text/redact.ts'
+import { firstLine, forLog, forMarkdown, httpUrl, shownHttpUrl } from '../../../src/text/untrusted-text.ts'
 
 describe('forLog', () => {
   it('keeps API text on one line so it can never start a workflow command', () => {
@@ -27,6 +28,23 @@ describe('httpUrl', () => {
   })
   it.each(['javascript:alert(1)', 'file:///etc/passwd', 'not a url', '', null, undefined])('refuses %j', (url) => {
     expect(httpUrl(url)).toBeUndefined()
+  })
+})
+
+describe('shownHttpUrl', () => {
+  const redact = redactor(['mint_attack_secret_0123'])
+  it.each([
+    ['a key split by a tab, which parsing removes', 'https://x.example/pull/1?from=mint_attac\tk_secret_0123'],
+    ['a key split by a line break', 'https://x.example/pull/1?from=mint_attack_se\ncret_0123'],
+    ['a host spelling the key in full-width letters', 'https://ｍｉｎｔ_attack_secret_0123.example/pull/1']
+  ])('replaces a secret that parsing puts back together: %s', (_, text) => {
+    const url = shownHttpUrl(text, redact)
+    expect(url?.href).toContain('***')
+    expect(url?.href.toLowerCase()).not.toContain('mint_attack_secret_0123')
+  })
+
+  it('keeps a URL without secrets as it parses', () => {
+    expect(shownHttpUrl('https://acme-x.mintlify.app', redact)?.href).toBe('https://acme-x.mintlify.app/')
   })
 })
 

@@ -1,0 +1,110 @@
+// Careless inputs: each an input error before any request, or harmless, and never a way to show the key.
+import { describe, expect, it } from 'vitest'
+import { sendJson } from '../../sim/admin-api.ts'
+import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
+import { loopback } from './support/loopback.ts'
+import { runAction } from './support/run-bundle.ts'
+
+const KEY = 'mint_inputs_attack_key_0123'
+const servers = loopback()
+
+function run(url: string, inputs: Record<string, string>, env: Record<string, string> = {}) {
+  return runAction({
+    githubToken: 'ghs_inputs_attack_token_01',
+    env,
+    inputs: { 'project-id': 'docs', 'api-key': KEY, 'base-url': url, prompt: 'Go', ...inputs }
+  })
+}
+
+describe('careless inputs', () => {
+  it.each([
+    ['timeout', '5 m'],
+    ['timeout', '1e3'],
+    ['timeout', '-1'],
+    ['timeout', '0'],
+    ['poll-interval', '0.1ms'],
+    ['fail-on', 'failed;timeout'],
+    ['fail-on', 'error'],
+    ['context', 'true'],
+    ['context-limit', '1e4'],
+    ['context-limit', '20,000'],
+    ['context-limit', '499'],
+    ['base-url', 'https://api.mintlify.com/v2/'],
+    ['base-url', 'http://127.0.0.1.nip.io'],
+    ['base-url', 'https://user:pw@api.mintlify.com'],
+    ['base-url', 'api.mintlify.com'],
+    ['issue-number', '12.0'],
+    ['issue-number', '０１２'],
+    ['wait', 'yes'],
+    ['api-key', `${KEY}\u200b`],
+    ['api-key', `${KEY.slice(0, 8)} ${KEY.slice(8)}`],
+    ['project-id', '..']
+  ])('%s: %j is an input error before any request, that does not show the key', async (name, value) => {
+    const server = await servers.serve((_req, res) => sendJson(res, 500, {}))
+    const result = await run(server.url, { [name]: value })
+    expect(server.requests).toHaveLength(0)
+    expect(result.outputs['outcome']).toBe('error')
+    expect(errorAnnotations(result).join('\n')).toContain(`"${name}"`)
+    expect(
+      result.stdout.split('\n').filter((line) => line.includes(KEY.slice(5)) && !line.startsWith('::add-mask::'))
+    ).toEqual([])
+  })
+
+  it('api-key with a trailing line break (a pasted secret) works', async () => {
+    const server = await servers.serve((req, res) => {
+      if (req.headers.authorization !== `Bearer ${KEY}`) return sendJson(res, 401, { error: 'bad key' })
+      sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'job-1', status: 'completed' })
+    })
+    const result = await run(server.url, { 'api-key': `${KEY}\n`, 'poll-interval': '50ms' })
+    expect(result.outputs['outcome']).toBe('completed')
+  })
+
+  it('a one-character github-token: comment warns, the job is unaffected, and the runner log is not one long mask', async () => {
+    const server = await servers.serve((req, res) =>
+      sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'job-1', status: 'completed' })
+    )
+    const github = await servers.github({ refuseWrites: 401 })
+    const result = await runAction({
+      githubToken: 'x',
+      eventName: 'issues',
+      event: { action: 'opened', issue: { number: 12 } },
+      env: { GITHUB_API_URL: github.url },
+      inputs: {
+        'project-id': 'docs',
+        'api-key': KEY,
+        'base-url': server.url,
+        prompt: 'Go',
+        comment: 'true',
+        'poll-interval': '50ms'
+      }
+    })
+    expect(result.outputs['outcome']).toBe('completed')
+    expect(result.exitCode).toBe(0)
+    expect(warningAnnotations(result).join('\n')).toMatch(/github-token|too short|permission/)
+  })
+
+  it('project-id holding what looks like an admin key (swapped inputs) is never written into the public comment, nor its edits', async () => {
+    const server = await servers.serve((_req, res) => sendJson(res, 401, { error: 'Invalid API key' }))
+    const written: string[] = []
+    const holder: { github?: Awaited<ReturnType<typeof servers.github>> } = {}
+    holder.github = await servers.github({
+      failAfterWriting: () => {
+        written.push(...(holder.github?.comments.map((comment) => comment.body) ?? []))
+        return undefined
+      }
+    })
+    const result = await runAction({
+      githubToken: 'ghs_inputs_attack_token_01',
+      eventName: 'issues',
+      event: { action: 'opened', issue: { number: 12 } },
+      env: { GITHUB_API_URL: holder.github.url },
+      inputs: { 'project-id': KEY, 'api-key': 'proj_12345', 'base-url': server.url, prompt: 'Go', comment: 'true' }
+    })
+    const decoded = written.map((body) => {
+      const payload = /^<!-- \S+ \S+ (\S+) -->/.exec(body)?.[1] ?? ''
+      return Buffer.from(payload, 'base64url').toString('utf8')
+    })
+    expect([...written, ...decoded].filter((text) => text.includes(KEY)).length).toBe(0)
+    expect(result.summary).not.toContain(KEY.replaceAll('_', '&#95;'))
+  })
+})

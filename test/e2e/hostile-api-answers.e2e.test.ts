@@ -1,0 +1,233 @@
+// Hostile admin API answers: nothing they say becomes a workflow command, a line break in an output, a second request
+// that changes something, or a secret shown.
+import { describe, expect, it } from 'vitest'
+import { sendJson } from '../../sim/admin-api.ts'
+import { simulateAgentApi } from '../../sim/agent-api.ts'
+import { loopback } from './support/loopback.ts'
+import { type ActionRun, runAction } from './support/run-bundle.ts'
+
+const KEY = 'mint_api_attack_key_0123456'
+const TOKEN = 'ghs_api_attack_token_0123456'
+const PROJECT = 'docs'
+const PR = 'https://github.com/acme/docs/pull/128'
+const servers = loopback()
+const EVIL =
+  'x\n::error::injected\r\n::add-mask::docs\n::stop-commands::tok\n@octocat #12 <b>bold</b> [l](javascript:alert(1)) www.evil.example \u2028::warning::u2028'
+
+function commandLinesFromOutside(run: ActionRun): string[] {
+  // Lines the runner would read as commands that the action did not mean: any command holding "injected" etc.
+  return run.stdout
+    .split('\n')
+    .filter(
+      (line) =>
+        /^::(error|add-mask|stop-commands|warning)::(injected|docs|u2028)/.test(line) || /^::stop-commands::/.test(line)
+    )
+}
+
+async function runAgainst(
+  respond: Parameters<typeof servers.serve>[0],
+  inputs: Record<string, string> = {},
+  withGitHub = false
+) {
+  const server = await servers.serve(respond)
+  const github = withGitHub ? await servers.github() : undefined
+  const result = await runAction({
+    githubToken: TOKEN,
+    eventName: 'issues',
+    event: { action: 'opened', issue: { number: 12 } },
+    env: github ? { GITHUB_API_URL: github.url, RUNNER_DEBUG: '1' } : { RUNNER_DEBUG: '1' },
+    inputs: {
+      'project-id': PROJECT,
+      'api-key': KEY,
+      'base-url': server.url,
+      'poll-interval': '50ms',
+      'max-poll-interval': '100ms',
+      ...(withGitHub ? { comment: 'true' } : {}),
+      ...inputs
+    }
+  })
+  return { server, github, result }
+}
+
+describe('hostile admin API answers', () => {
+  it('line breaks and workflow commands in every text field stay on our own lines, escaped and one-line outputs', async () => {
+    const body = (status: string) => ({
+      id: 'job-1',
+      status,
+      model: EVIL,
+      source: { repository: EVIL, ref: EVIL },
+      prLink: PR,
+      createdAt: EVIL,
+      [EVIL]: EVIL
+    })
+    let n = 0
+    const { result, github } = await runAgainst(
+      (req, res) => {
+        if (req.method === 'POST') return sendJson(res, 201, body('active'))
+        n += 1
+        return sendJson(res, 200, body(n < 2 ? `queued${EVIL}` : 'completed'))
+      },
+      { prompt: 'Go' },
+      true
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(commandLinesFromOutside(result)).toEqual([])
+    for (const [name, value] of Object.entries(result.outputs)) expect(value.includes('\n'), name).toBe(false)
+    expect(result.summary).not.toContain('<b>')
+    const comment = github?.comments[0]?.body ?? ''
+    expect(comment).not.toContain('<b>')
+    expect(comment).not.toMatch(/(?<!<code>[^<]*)@octocat/)
+  })
+
+  it('an API error with workflow commands and HTML is one escaped line in the error', async () => {
+    const { result } = await runAgainst((_req, res) => sendJson(res, 400, { error: EVIL, details: { why: EVIL } }), {
+      prompt: 'Go'
+    })
+    expect(result.outputs['outcome']).toBe('error')
+    expect(commandLinesFromOutside(result)).toEqual([])
+    expect(result.summary).not.toContain('<b>')
+  })
+
+  it.each([
+    ['..', 'job-1'],
+    ['a/../../v1/project/preview/docs', 'job-1'],
+    ['%2e%2e', 'job-1'],
+    ['job 1', 'job-1'],
+    ['job-1?x=1', 'job-1']
+  ])('a created job id %j never moves the request path', async (id) => {
+    const paths: string[] = []
+    await runAgainst(
+      (req, res) => {
+        paths.push(`${req.method} ${req.url}`)
+        if (req.method === 'POST') return sendJson(res, 201, { id, status: 'active' })
+        return sendJson(res, 200, { id, status: 'completed' })
+      },
+      { prompt: 'Go' }
+    )
+    for (const path of paths.slice(1)) expect(path).toMatch(/^GET \/v2\/agent\/docs\/job\/[^/?#]+$/)
+    expect(paths.filter((path) => path.startsWith('POST'))).toHaveLength(1)
+  })
+
+  it('429 with an absurd Retry-After on the create stops at once without sending again', async () => {
+    let posts = 0
+    const { result } = await runAgainst(
+      (req, res) => {
+        if (req.method === 'POST') posts += 1
+        sendJson(res, 429, { error: 'slow down' }, { 'retry-after': '99999999999999999999999' })
+      },
+      { prompt: 'Go', timeout: '5s' }
+    )
+    expect(posts).toBe(1)
+    expect(result.outputs['outcome']).toBe('error')
+    expect(result.stdout).toContain('(Retry-After), past the timeout (1 attempt).')
+  })
+
+  it("another job's answer to a follow-up is never taken, and the follow-up is never sent twice", async () => {
+    let posts = 0
+    const { result } = await runAgainst(
+      (req, res) => {
+        if (req.method === 'POST') {
+          posts += 1
+          return sendJson(res, 200, { id: 'job-2', status: 'active' })
+        }
+        return sendJson(res, 200, { id: 'job-1', status: 'completed' })
+      },
+      { prompt: 'Go', 'job-id': 'job-1' }
+    )
+    expect(posts).toBe(1)
+    expect(result.outputs['outcome']).toBe('error')
+  })
+
+  it('a body far over 1 MiB is refused without being buffered', async () => {
+    const { result } = await runAgainst(
+      (req, res) => {
+        if (req.method === 'POST') return sendJson(res, 201, { id: 'job-1', status: 'active' })
+        res.writeHead(200, { 'content-type': 'application/json' })
+        const chunk = Buffer.alloc(64 * 1024, 'a')
+        let sent = 0
+        const pump = () => {
+          while (sent < 64 && res.write(chunk)) sent += 1
+          if (sent < 64) res.once('drain', pump)
+          else res.end()
+        }
+        pump()
+      },
+      { prompt: 'Go', timeout: '2s', 'fail-on': '' }
+    )
+    expect(result.outputs['outcome']).toBe('timeout')
+    expect(result.stdout).toContain('over 1048576 bytes')
+  })
+
+  it('an unlisted status that is also a secret never shows', async () => {
+    const { result } = await runAgainst(
+      (req, res) => {
+        if (req.method === 'POST') return sendJson(res, 201, { id: 'job-1', status: KEY })
+        return sendJson(res, 200, { id: 'job-1', status: KEY.toUpperCase() })
+      },
+      { prompt: 'Go', timeout: '1s', 'fail-on': '' }
+    )
+    const text = [result.stdout, result.summary, JSON.stringify(result.outputs)].join('\n').toLowerCase()
+    expect(text.split('\n').filter((line) => line.includes(KEY) && !line.startsWith('::add-mask::'))).toEqual([])
+  })
+
+  it('a redirect that carries the key in its Location (percent-encoded, base64 in userinfo) never shows it', async () => {
+    const b64 = Buffer.from(`user:${KEY}`).toString('base64')
+    const { result } = await runAgainst(
+      (_req, res) => {
+        res.writeHead(307, {
+          location: `https://evil.example/${encodeURIComponent(KEY).replace(/_/g, '%5f')}?b=${b64}`
+        })
+        res.end()
+      },
+      { prompt: 'Go' }
+    )
+    expect(result.outputs['outcome']).toBe('error')
+    const text = [result.stdout, result.summary, JSON.stringify(result.outputs)].join('\n')
+    expect(text).not.toContain(b64.slice(4, 20))
+    expect(text.toLowerCase()).not.toContain('mint%5fapi')
+  })
+
+  it('preview: a 202 without statusId, and a javascript: previewUrl', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
+    })
+    let triggers = 0
+    const { result } = await runAgainst(
+      (req, res, index) => {
+        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/')) {
+          triggers += 1
+          return sendJson(res, 202, { previewUrl: 'javascript:alert(1)' })
+        }
+        return api.respond(req, res, index)
+      },
+      { prompt: 'Go', preview: 'true' }
+    )
+    expect(triggers).toBe(1)
+    expect(result.outputs['preview-status']).toBe('error')
+    expect(result.outputs['preview-url']).toBe('')
+    expect(result.stdout).not.toContain('javascript:')
+  })
+
+  it('preview: a build status that is 404 for the whole wait is not reported as "still queued"', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
+    })
+    const { result } = await runAgainst(
+      (req, res, index) => {
+        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/')) {
+          return sendJson(res, 202, { statusId: 'status-1', previewUrl: 'https://acme.mintlify.app/' })
+        }
+        if ((req.url ?? '').startsWith('/v1/project/update-status/'))
+          return sendJson(res, 404, { error: 'Status not found' })
+        return api.respond(req, res, index)
+      },
+      { prompt: 'Go', preview: 'true', timeout: '2s' }
+    )
+    expect(result.outputs['preview-status']).toBe('building')
+    expect(result.stdout).not.toContain('it was still queued when the timeout ran out')
+  })
+})

@@ -1,0 +1,155 @@
+// Never a job twice, across a runner killed or cancelled mid-run and its re-run.
+import { describe, expect, it } from 'vitest'
+import { sendJson } from '../../sim/admin-api.ts'
+import { simulateAgentApi } from '../../sim/agent-api.ts'
+import { loopback } from './support/loopback.ts'
+import { runAction, type RunOptions } from './support/run-bundle.ts'
+import { once } from './support/triggers.ts'
+
+const KEY = 'mint_rerun_attack_key_0123'
+const TOKEN = 'ghs_rerun_attack_token_0123'
+const PROJECT = 'docs'
+const ISSUE = { action: 'labeled', issue: { number: 12, title: 'Docs' } }
+const servers = loopback()
+
+function run(apiUrl: string, githubUrl: string, inputs: Record<string, string>, options: Partial<RunOptions> = {}) {
+  return runAction({
+    githubToken: TOKEN,
+    eventName: 'issues',
+    event: ISSUE,
+    ...options,
+    env: { GITHUB_API_URL: githubUrl, ...options.env },
+    inputs: {
+      'project-id': PROJECT,
+      'api-key': KEY,
+      'base-url': apiUrl,
+      'poll-interval': '100ms',
+      'max-poll-interval': '300ms',
+      ...inputs
+    }
+  })
+}
+
+describe('re-runs', () => {
+  it.each([404, 400, 410])(
+    'a re-run whose earlier, still running job answers HTTP %i for a moment sends nothing again',
+    async (status) => {
+      const api = simulateAgentApi({
+        projectId: PROJECT,
+        apiKey: KEY,
+        run: { activeForMs: 60_000, final: { status: 'completed' } }
+      })
+      let lost = false
+      const server = await servers.serve((req, res, index) => {
+        if (lost && req.method === 'GET') return sendJson(res, status, { error: 'Agent job not found' })
+        return api.respond(req, res, index)
+      })
+      const github = await servers.github()
+      const inputs = { prompt: 'Document /users', comment: 'true' }
+      // Attempt 1: the job starts, the comment says it runs, and the runner dies (kill -9).
+      await run(server.url, github.url, inputs, {
+        env: { GITHUB_RUN_ATTEMPT: '1' },
+        onSpawn: (child) => {
+          once(
+            () => github.comments[0]?.body.includes('Mintlify agent job running') ?? false,
+            () => child.kill('SIGKILL')
+          )
+        }
+      })
+      expect(api.posts).toHaveLength(1)
+      // The API cannot find the job for a moment (it is still running).
+      lost = true
+      const rerun = await run(
+        server.url,
+        github.url,
+        { ...inputs, timeout: '3s' },
+        { env: { GITHUB_RUN_ATTEMPT: '2' } }
+      )
+      expect(rerun.stdout).not.toContain('this attempt sends it again')
+      expect(api.posts).toHaveLength(1)
+    }
+  )
+
+  it('kill -9 after the create was answered, before the comment says so (GitHub slow): the re-run sends nothing', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activeForMs: 60_000, final: { status: 'completed' } }
+    })
+    const server = await servers.serve(api.respond)
+    let patches = 0
+    const github = await servers.github({
+      intercept: (call) => {
+        if (call.startsWith('PATCH')) patches += 1
+        return call.startsWith('PATCH') // edits never answered
+      }
+    })
+    const inputs = { prompt: 'Document /users', comment: 'true' }
+    await run(server.url, github.url, inputs, {
+      env: { GITHUB_RUN_ATTEMPT: '1' },
+      onSpawn: (child) =>
+        once(
+          () => patches > 0,
+          () => child.kill('SIGKILL')
+        )
+    })
+    const rerun = await run(server.url, github.url, { ...inputs, timeout: '3s' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    expect(api.posts).toHaveLength(1)
+    expect(rerun.outputs['outcome']).toBe('error')
+  })
+
+  it('kill -9 while a follow-up is out: the re-run sends nothing', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed' } }]
+    })
+    let posts = 0
+    const server = await servers.serve((req, res, index) => {
+      if (req.method === 'POST') {
+        posts += 1
+        if (posts === 1) return // never answered: the runner dies meanwhile
+      }
+      return api.respond(req, res, index)
+    })
+    const github = await servers.github()
+    const inputs = { prompt: 'Also /teams', 'job-id': 'job-7', comment: 'true' }
+    await run(server.url, github.url, inputs, {
+      env: { GITHUB_RUN_ATTEMPT: '1' },
+      onSpawn: (child) =>
+        once(
+          () => posts > 0,
+          () => child.kill('SIGKILL')
+        )
+    })
+    const rerun = await run(server.url, github.url, { ...inputs, timeout: '3s' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    expect(posts).toBe(1)
+    expect(rerun.outputs['outcome']).toBe('error')
+  })
+
+  it('a re-run of a cancelled run whose job completed meanwhile with a pull request takes that result', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activeForMs: 60_000, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' } }
+    })
+    const server = await servers.serve(api.respond)
+    const github = await servers.github()
+    const inputs = { prompt: 'Document /users', comment: 'true' }
+    const first = await run(server.url, github.url, inputs, {
+      env: { GITHUB_RUN_ATTEMPT: '1' },
+      onSpawn: (child) =>
+        once(
+          () => github.comments[0]?.body.includes('Mintlify agent job running') ?? false,
+          () => child.kill('SIGINT')
+        )
+    })
+    expect(first.outputs['outcome']).toBe('cancelled')
+    // Meanwhile the job completes, with its pull request.
+    const job = api.jobs.get('job-1')
+    if (job) job.run = { activePolls: 0, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' } }
+    const rerun = await run(server.url, github.url, { ...inputs, timeout: '3s' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    expect(api.posts).toHaveLength(1)
+    expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
+  })
+})
