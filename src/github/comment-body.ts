@@ -4,7 +4,8 @@ import { OUTCOME_WORDING } from '../step/verdict.ts'
 import type { PreviewOutcome } from '../step/preview.ts'
 import type { WaitResult } from '../step/wait-for-job.ts'
 import { formatDuration } from '../text/duration.ts'
-import { forMarkdown } from '../text/untrusted-text.ts'
+import { codeSpan } from '../context/fence.ts'
+import { forLog, forMarkdown } from '../text/untrusted-text.ts'
 import { markerOf } from './tracking-marker.ts'
 import { type TrackingState, UNKNOWN_JOB, withoutOldestFollowUp } from './tracking-state.ts'
 
@@ -26,13 +27,17 @@ export type CommentView =
       readonly preview?: PreviewOutcome | undefined
     }
 
+/**
+ * Text from outside, on one line, as a code span: GitHub makes no mention, issue reference, link or markup of it,
+ * so it notifies nobody; no backtick inside can end it.
+ */
+const asCode = (text: string, max?: number): string => codeSpan(forLog(text, max))
+
 /** What the stage means, after its heading. */
-/** API text, as code: GitHub makes no mention, issue reference or link of it, so it notifies nobody. */
-const asCode = (text: string, max?: number): string => `<code>${forMarkdown(text, max)}</code>`
 
 const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended'>, string>> = {
   sending:
-    'this run records the request here before sending it. If this comment still says so once the run has ended, the run stopped before it could tell whether the request arrived, and a re-run of it sends nothing again.',
+    'this run records the request here before sending it. If this comment still says so once the run has ended, the run stopped before it could tell whether the request arrived, and re-running it sends nothing, so that no job starts twice.',
   active: 'the agent is working on it. This comment is edited when the job ends.',
   started: 'the agent is working on it; this run does not wait for it (`wait: false`).'
 }
@@ -87,7 +92,6 @@ function stageOf(view: CommentView): Stage {
  */
 export function renderComment(state: TrackingState, view: CommentView, runUrl: string): string {
   const { emoji, title } = OUTCOME_WORDING[stageOf(view)]
-  // In <code>, GitHub makes no mention, issue reference or link of the prompt's text: it notifies nobody.
   const asked = state.requests.map(
     (request) => `- ${request.kind === 'start' ? 'Prompt' : 'Follow-up'}: ${asCode(request.line, 200)}`
   )

@@ -356,7 +356,7 @@ describe('the tracking comment', () => {
     expect(result.exitCode).toBe(0)
     expect(api.posts).toEqual([{ what: 'follow-up job-1', prompt: 'Also the errors' }])
     expect(github.comments).toHaveLength(1)
-    expect(github.comments[0]?.body).toContain('- Follow-up: <code>Also the errors</code>')
+    expect(github.comments[0]?.body).toContain('- Follow-up: `Also the errors`')
   })
 
   it('lets a re-run of a run that 1.1.0 started wait for its job, sending nothing', async () => {
@@ -396,12 +396,12 @@ describe('the tracking comment', () => {
     expect(
       seenWhileActive.some((body) => body.includes('⏳ **Mintlify agent job running**: the agent is working on it.'))
     ).toBe(true)
-    expect(seenWhileActive.at(-1)).toContain('- Prompt: <code>Document the /users endpoint</code>')
-    expect(seenWhileActive.at(-1)).toContain('job <code>job-1</code>')
+    expect(seenWhileActive.at(-1)).toContain('- Prompt: `Document the /users endpoint`')
+    expect(seenWhileActive.at(-1)).toContain('job `job-1`')
     expect(comment?.body).toContain(
       `✅ **Mintlify agent job completed**: the agent opened a pull request: <a href="${PR}">`
     )
-    expect(comment?.body).toContain('- Prompt: <code>Document the /users endpoint</code>')
+    expect(comment?.body).toContain('- Prompt: `Document the /users endpoint`')
     expect(comment?.body).toContain('<a href="https://github.com/acme/docs/actions/runs/4242">workflow run</a>')
     expect(result.outputs['comment-url']).toBe(
       `https://github.com/acme/docs/issues/12#issuecomment-${comment?.id ?? ''}`
@@ -431,9 +431,7 @@ describe('the tracking comment', () => {
     ])
     expect(second.outputs['job-id']).toBe('job-1')
     expect(github.comments).toHaveLength(1)
-    expect(github.comments[0]?.body).toContain(
-      '- Prompt: <code>Document /users</code>\n- Follow-up: <code>/docs also document /teams</code>'
-    )
+    expect(github.comments[0]?.body).toContain('- Prompt: `Document /users`\n- Follow-up: `/docs also document /teams`')
     expect(second.stdout).toContain('Sending a follow-up to agent job "job-1" in project "docs-project"')
   })
 
@@ -581,7 +579,7 @@ describe('the tracking comment', () => {
     const first = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
     expect(first.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
     expect(github.comments).toHaveLength(1)
-    expect(github.comments[0]?.body).toContain('job <code>job-7</code>')
+    expect(github.comments[0]?.body).toContain('job `job-7`')
     const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
     expect(rerun.exitCode).toBe(1)
     expect(followUps).toBe(1)

@@ -80,7 +80,7 @@ describe('comment: true', () => {
     expect(comment?.body).toMatch(/^<!-- wait-for-mintlify-agent-job: job-1 [\w-]+ -->\n/)
     expect(comment?.body).toContain(`opened a pull request: <a href="${PR}">${PR}</a>`)
     expect(comment?.body).toContain('<a href="https://github.com/acme/docs/actions/runs/4242">workflow run</a>')
-    expect(comment?.body).toContain('job <code>job-1</code>')
+    expect(comment?.body).toContain('job `job-1`')
     expect(run.outputs['comment-url']).toBe(`https://github.com/acme/docs/issues/12#issuecomment-${comment?.id ?? ''}`)
     expect(run.stdout).toContain(`Tracking comment: ${run.outputs['comment-url'] ?? ''}`)
     expectKeyNeverShown(run, KEY)

@@ -241,7 +241,7 @@ describe('context: auto', () => {
     )
     expect(rerun.outputs['job-id']).toBe('job-1')
     expect(api.posts).toHaveLength(1)
-    expect(fake.comments[0]?.body).toContain(`- Prompt: <code>${PROMPT}</code>`)
+    expect(fake.comments[0]?.body).toContain(`- Prompt: \`${PROMPT}\``)
     expect(fake.comments[0]?.body).not.toContain('What changed')
   })
 })

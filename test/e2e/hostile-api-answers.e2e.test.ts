@@ -75,8 +75,8 @@ describe('hostile admin API answers', () => {
     for (const [name, value] of Object.entries(result.outputs)) expect(value.includes('\n'), name).toBe(false)
     expect(result.summary).not.toContain('<b>')
     const comment = github?.comments[0]?.body ?? ''
-    expect(comment).not.toContain('<b>')
-    expect(comment).not.toMatch(/(?<!<code>[^<]*)@octocat/)
+    expect(comment.replaceAll(/`[^`]*`/g, '')).not.toContain('<b>')
+    expect(comment.replaceAll(/`[^`]*`/g, '')).not.toContain('@octocat')
   })
 
   it('an API error with workflow commands and HTML is one escaped line in the error', async () => {

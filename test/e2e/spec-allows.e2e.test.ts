@@ -292,8 +292,8 @@ describe('the tracking comment', () => {
     const result = await run(server, { prompt: 'Document /users', comment: 'true', 'fail-on': '' }, onIssue(github))
     expect(result.exitCode, result.stdout).toBe(0)
     const body = github.comments[0]?.body ?? ''
-    expect(body).toContain('model <code>@octocat see #12</code>')
-    expect(body.replaceAll(/<code>[^<]*<\/code>/g, '')).not.toMatch(/@octocat|#12/)
+    expect(body).toContain('model `@octocat see #12`')
+    expect(body.replaceAll(/`[^`]*`/g, '')).not.toMatch(/@octocat|#12/)
   })
 
   it("keeps the comment within GitHub's 65,536 characters, however long the project id, leaving out the oldest follow-ups", async () => {
@@ -330,7 +330,7 @@ describe('the tracking comment', () => {
     const body = github.comments[0]?.body ?? ''
     expect(body.length).toBeLessThanOrEqual(65_536)
     expect(body).toContain('Mintlify agent job completed')
-    expect(body).toContain('- Follow-up: <code>More</code>')
+    expect(body).toContain('- Follow-up: `More`')
     expect(readMarker(body)?.omitted).toBeGreaterThan(0)
   })
 

@@ -45,9 +45,7 @@ describe('renderComment', () => {
   it('says the agent is working, and lists the prompt and each follow-up, escaped', () => {
     const rendered = renderComment(state, { kind: 'active' }, runUrl)
     expect(rendered).toContain('⏳ **Mintlify agent job running**: the agent is working on it.')
-    expect(rendered).toContain(
-      '- Prompt: <code>Document &lt;b&gt;it&lt;/b&gt;</code>\n- Follow-up: <code>Also &#42;this&#42;</code>'
-    )
+    expect(rendered).toContain('- Prompt: `Document <b>it</b>`\n- Follow-up: `Also *this*`')
     expect(rendered).toContain('<a href="https://github.com/acme/docs/actions/runs/1">workflow run</a>')
   })
 
@@ -57,7 +55,7 @@ describe('renderComment', () => {
       requests: [{ kind: 'start', run: '1', attempt: 1, prompt: 'h', line: '@acme/everyone see #1 https://x.test' }]
     }
     expect(renderComment(pinging, { kind: 'active' }, runUrl)).toContain(
-      '- Prompt: <code>@acme/everyone see #1 https://x.test</code>'
+      '- Prompt: `@acme/everyone see #1 https://x.test`'
     )
   })
 
@@ -78,7 +76,7 @@ describe('renderComment', () => {
     const rendered = renderComment(grown, { kind: 'active' }, runUrl)
     expect(rendered.length).toBeLessThan(65_536)
     expect(rendered).toContain(
-      `- … ${500 - MAX_TRACKED_REQUESTS} earlier follow-ups\n- Follow-up: <code>${500 - MAX_TRACKED_REQUESTS + 1} `
+      `- … ${500 - MAX_TRACKED_REQUESTS} earlier follow-ups\n- Follow-up: \`${500 - MAX_TRACKED_REQUESTS + 1} `
     )
     expect(readMarker(rendered)).toEqual(grown)
   })
@@ -91,11 +89,8 @@ describe('renderComment', () => {
     [ended('completed', { prLink: null }), 'the agent changed no files, so there is no pull request'],
     [ended('failed'), '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
     [ended('archived'), '🗄️ **Mintlify agent job archived**'],
-    [
-      ended('timeout'),
-      '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still <code>active</code> after 30m'
-    ],
-    [ended('error'), '❌ **The Mintlify agent step stopped on an error**: <code>HTTP 404 &lt;b&gt;</code>'],
+    [ended('timeout'), '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still `active` after 30m'],
+    [ended('error'), '❌ **The Mintlify agent step stopped on an error**: `HTTP 404 <b>`'],
     [
       ended('cancelled'),
       '⏹️ **Run cancelled**: this workflow run was cancelled, and the Mintlify agent job may still be running'
@@ -108,16 +103,25 @@ describe('renderComment', () => {
     expect(renderComment(state, view, runUrl)).toContain(text)
   })
 
-  it('escapes API text and links only an http(s) prLink', () => {
+  it('shows API text as code, where no HTML is markup, and links only an http(s) prLink', () => {
     const rendered = renderComment(
       state,
       ended('completed', { prLink: 'javascript:alert(1)', model: '<img src=x>' }),
       runUrl
     )
     expect(rendered).not.toContain('javascript:')
-    expect(rendered).not.toContain('<img')
-    expect(rendered).toContain('model <code>&lt;img src=x&gt;</code>')
+    expect(rendered.replaceAll(/`[^`]*`/g, '')).not.toContain('<img')
+    expect(rendered).toContain('model `<img src=x>`')
   })
+})
+
+it('keeps text with backticks inside its code span, and on one line', () => {
+  const state = {
+    job: 'job-1',
+    requests: [{ kind: 'start', run: '1', attempt: 1, prompt: 'h', line: 'a ``b` c\n@d' }]
+  } as const
+  const rendered = renderComment(state, { kind: 'active' }, 'https://github.com/acme/docs/actions/runs/1')
+  expect(rendered).toContain('- Prompt: ```a ``b` c @d```')
 })
 
 describe('fitComment', () => {
@@ -161,9 +165,9 @@ describe('API text in the comment', () => {
       { kind: 'ended', result, message: 'HTTP 400: ask @octocat about #12', timeoutMs: 1000 },
       'https://github.com/acme/docs/actions/runs/1'
     )
-    expect(rendered).toContain('<code>HTTP 400: ask @octocat about #12</code>')
-    expect(rendered).toContain('model <code>@octocat #12</code>')
-    expect(rendered.replaceAll(/<code>[^<]*<\/code>/g, '')).not.toMatch(/@octocat|#12/)
+    expect(rendered).toContain('`HTTP 400: ask @octocat about #12`')
+    expect(rendered).toContain('model `@octocat #12`')
+    expect(rendered.replaceAll(/`[^`]*`/g, '')).not.toMatch(/@octocat|#12/)
   })
 })
 
@@ -191,12 +195,9 @@ describe('the preview on the comment', () => {
     ],
     [
       { kind: 'failure', url, build: { status: 'failure', summary: 'ask @octocat', logs: [] } } as const,
-      `❌ **Preview failed to build**: <code>ask @octocat</code> <a href="${url}">`
+      `❌ **Preview failed to build**: \`ask @octocat\` <a href="${url}">`
     ],
-    [
-      { kind: 'unavailable', reason: 'no previews on the plan' } as const,
-      '**No preview**: <code>no previews on the plan</code>'
-    ]
+    [{ kind: 'unavailable', reason: 'no previews on the plan' } as const, '**No preview**: `no previews on the plan`']
   ])('%#', (preview, line) => {
     const rendered = renderComment(
       { job: 'job-1', requests: [] },
