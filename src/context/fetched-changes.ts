@@ -9,8 +9,10 @@ export interface ChangedFile {
   /** The path before a rename or copy. */
   readonly previousPath?: string | undefined
   readonly status: FileStatus
-  readonly additions: number
-  readonly deletions: number
+  /** Lines added; undefined when GitHub's answer is not a count. */
+  readonly additions: number | undefined
+  /** Lines deleted; undefined when GitHub's answer is not a count. */
+  readonly deletions: number | undefined
   /** The unified diff's hunks; GitHub leaves it out for binary and very large files. */
   readonly patch?: string | undefined
 }

@@ -32,11 +32,16 @@ function diffOf(file: ChangedFile): FileDiff {
   return patch === '' ? { kind: 'skipped', why: 'noPatch', words: NO_PATCH } : { kind: 'shown', patch }
 }
 
+/** `(+3 -1)`, with `?` for a count GitHub did not give. */
+function linesOf(file: ChangedFile): string {
+  return `(+${file.additions ?? '?'} -${file.deletions ?? '?'})`
+}
+
 function itemOf(file: ChangedFile, diff: FileDiff): string {
   const from = file.previousPath ? ` from ${quoted(file.previousPath, '(unnamed)')}` : ''
   const skipped = diff.kind === 'skipped' ? `, ${diff.words}` : ''
   const status = STATUSES.has(file.status) ? file.status : 'changed'
-  return `- ${status} ${quoted(file.path, '(unnamed)')}${from} (+${file.additions} -${file.deletions})${skipped}`
+  return `- ${status} ${quoted(file.path, '(unnamed)')}${from} ${linesOf(file)}${skipped}`
 }
 
 /** The changed files (the first MAX_FILES_LISTED, as GitHub listed them) and the diffs of those that have one. */

@@ -3,6 +3,7 @@
 import type { Commit } from '../context/change-facts.ts'
 import type { ChangeFetch } from '../context/change-facts.ts'
 import type { ChangedFile, FetchedChanges, FileStatus } from '../context/fetched-changes.ts'
+import { countOf } from '../context/payload-fields.ts'
 import { httpStatusOf } from './github-failure.ts'
 import type { GitHubClient } from './octokit-client.ts'
 
@@ -69,7 +70,7 @@ async function readCompare(github: GitHubClient, fetch: ChangeFetch & { kind: 'c
       page
     })
   const first = (await compare(1)).data
-  const total = first.total_commits
+  const total = countOf(first.total_commits) ?? first.commits.length
   const lastPage = Math.max(1, Math.ceil(total / PER_PAGE))
   const pages =
     lastPage === 1
@@ -98,8 +99,9 @@ function changedFile(file: {
     path: file.filename,
     previousPath: file.previous_filename,
     status: STATUSES.find((status) => status === file.status) ?? 'changed',
-    additions: file.additions,
-    deletions: file.deletions,
+    // GitHub's answer is not trusted to hold numbers: anything else would be written into the list as it is.
+    additions: countOf(file.additions),
+    deletions: countOf(file.deletions),
     patch: file.patch
   }
 }
