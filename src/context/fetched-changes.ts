@@ -23,6 +23,8 @@ export interface FetchedChanges {
   readonly files?: readonly ChangedFile[] | undefined
   /** How many files changed, when GitHub says more than it listed. */
   readonly filesTotal?: number | undefined
+  /** How many files GitHub listed without a usable name: they are left out of `files`. */
+  readonly filesUnusable?: number | undefined
   /** A push's commits from the compare API, oldest first. */
   readonly commits?: readonly Commit[] | undefined
   /** How many commits the compare holds, when more than it listed. */

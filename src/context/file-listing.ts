@@ -44,10 +44,13 @@ function itemOf(file: ChangedFile, diff: FileDiff): string {
   return `- ${status} ${quoted(file.path, '(unnamed)')}${from} ${linesOf(file)}${skipped}`
 }
 
-/** The changed files (the first MAX_FILES_LISTED, as GitHub listed them) and the diffs of those that have one. */
-export function fileListing(files: readonly ChangedFile[], filesTotal: number | undefined): FileListing {
+/**
+ * The changed files (the first MAX_FILES_LISTED, as GitHub listed them) and the diffs of those that have one; the
+ * files GitHub listed without a usable name (`unusable`) are counted with those left out.
+ */
+export function fileListing(files: readonly ChangedFile[], filesTotal: number | undefined, unusable = 0): FileListing {
   const listed = files.slice(0, MAX_FILES_LISTED)
-  const total = Math.max(filesTotal ?? 0, files.length)
+  const total = Math.max(filesTotal ?? 0, files.length + unusable)
   const items: string[] = []
   const diffs: DiffPlan[] = []
   const skipped = { generated: 0, noPatch: 0 }

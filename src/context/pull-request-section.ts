@@ -50,7 +50,9 @@ export function pullRequestSection(facts: PullRequestFacts, fetched: FetchedChan
     identity: `Pull request #${facts.number} in ${quoted(facts.repository, 'this repository')}, ${stateOf(facts)}`,
     facts: factLines(facts),
     commits: undefined,
-    files: fetched.files ? fileListing(fetched.files, fetched.filesTotal ?? facts.changedFiles) : undefined,
+    files: fetched.files
+      ? fileListing(fetched.files, fetched.filesTotal ?? facts.changedFiles, fetched.filesUnusable)
+      : undefined,
     quotes: [
       {
         label: 'Pull request body, as written by its author:',

@@ -211,6 +211,21 @@ describe('context: auto', () => {
     expect(prompt).not.toContain('Instructions for the agent')
   })
 
+  it('leaves out a changed file GitHub describes without a name, and still sends the rest of the section', async () => {
+    const files: SimulatedFile[] = [
+      { filename: null as never, status: 'modified', additions: 1, deletions: 0, patch: '+x' },
+      { filename: 'src/b.ts', status: 'modified', additions: 1, deletions: 0, patch: ['+b'] as never }
+    ]
+    const started = await start({ pullFiles: { 7: files } })
+    const result = await run(started, 'pull_request', MERGED_PR)
+    const prompt = sentPrompt(started.api)
+    expect(prompt).toContain('Closes #3')
+    expect(prompt).toContain('- modified `src/b.ts` (+1 -0), no diff from GitHub')
+    expect(prompt).toContain('- Note: left out: 1 changed file that GitHub listed without a usable name')
+    expect(warningAnnotations(result)).toEqual([])
+    expect(result.stdout).toMatch(/1 of 2 files listed;.*; 1 file from GitHub without a usable name\./)
+  })
+
   it('starts the job when GitHub cannot be read, with a warning and a note in the section', async () => {
     const started = await start({})
     const result = await run(started, 'pull_request', MERGED_PR)

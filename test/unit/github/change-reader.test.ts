@@ -56,4 +56,47 @@ describe('readChanges', () => {
     expect(read.fetched.commitsTotal).toBe(2)
     expect(read.fetched.commits).toHaveLength(2)
   })
+
+  it('leaves out each file GitHub lists without a usable name, counts them, and keeps the others', async () => {
+    const pullFiles = [
+      file({ filename: null }),
+      file({ filename: 5 }),
+      file({ filename: '' }),
+      null,
+      'src/c.ts',
+      file({ filename: 'src/b.ts' })
+    ]
+    const read = await readChanges(client({ pullFiles }), PULL)
+    expect(read.fetched.files?.map((changed) => changed.path)).toEqual(['src/b.ts'])
+    expect(read.fetched.filesUnusable).toBe(5)
+    expect(read.warnings).toEqual([])
+  })
+
+  it('takes a patch, a previous name or a status that is not text for none', async () => {
+    const pullFiles = [file({ patch: { lines: ['+x'] }, previous_filename: ['old.ts'], status: 7 })]
+    const read = await readChanges(client({ pullFiles }), PULL)
+    expect(read.fetched.files).toEqual([
+      { path: 'src/a.ts', previousPath: undefined, status: 'changed', additions: 1, deletions: 0, patch: undefined }
+    ])
+  })
+
+  it('reads no files from an answer that is not a list', async () => {
+    const read = await readChanges(client({ pullFiles: { message: 'not a list' } }), PULL)
+    expect(read.fetched).toEqual({ files: [], filesUnusable: 0 })
+  })
+
+  it("takes a compare's commit fields that are not text for empty, and its author's name for a missing login", async () => {
+    const commits = [
+      { sha: ['x'], commit: { message: 5, author: { name: 'Ada' } }, author: { login: 7 } },
+      { sha: 'a'.repeat(40), commit: null, author: null },
+      null
+    ]
+    const read = await readChanges(client({ compare: { total_commits: 3, commits, files: 'x' } }), COMPARE)
+    expect(read.fetched.commits).toEqual([
+      { sha: '', message: '', author: 'Ada' },
+      { sha: 'a'.repeat(40), message: '', author: '' },
+      { sha: '', message: '', author: '' }
+    ])
+    expect(read.fetched.files).toEqual([])
+  })
 })
