@@ -6,9 +6,9 @@ import type { Tally } from './report.ts'
 import { sanitizeLine } from './sanitize.ts'
 import type { SectionPlan } from './section-plan.ts'
 
-export function addFacts(budget: Budget, plan: SectionPlan, unreadable: readonly string[], tally: Tally): void {
-  const notes = unreadable.map((line) => `- Note: ${sanitizeLine(line, 200)}`)
-  const items = [...plan.facts, ...notes]
+/** Adds the facts, then the notes (our own words) of what GitHub did not give. */
+export function addFacts(budget: Budget, plan: SectionPlan, notes: readonly string[], tally: Tally): void {
+  const items = [...plan.facts, ...notes.map((line) => `- Note: ${sanitizeLine(line, 200)}`)]
   const leftOutNote = (count: number): string => `- … ${counted(count, 'more fact')} left out`
   const fitted = addList(budget, { heading: undefined, items, alreadyLeftOut: 0, leftOutNote })
   if (fitted.cut) tally.listsCut += 1

@@ -9,8 +9,10 @@ export interface ChangedFile {
   /** The path before a rename or copy. */
   readonly previousPath?: string | undefined
   readonly status: FileStatus
-  readonly additions: number
-  readonly deletions: number
+  /** Lines added; undefined when GitHub's answer is not a count. */
+  readonly additions: number | undefined
+  /** Lines deleted; undefined when GitHub's answer is not a count. */
+  readonly deletions: number | undefined
   /** The unified diff's hunks; GitHub leaves it out for binary and very large files. */
   readonly patch?: string | undefined
 }
@@ -21,6 +23,8 @@ export interface FetchedChanges {
   readonly files?: readonly ChangedFile[] | undefined
   /** How many files changed, when GitHub says more than it listed. */
   readonly filesTotal?: number | undefined
+  /** How many files GitHub listed without a usable name: they are left out of `files`. */
+  readonly filesUnusable?: number | undefined
   /** A push's commits from the compare API, oldest first. */
   readonly commits?: readonly Commit[] | undefined
   /** How many commits the compare holds, when more than it listed. */

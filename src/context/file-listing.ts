@@ -32,17 +32,25 @@ function diffOf(file: ChangedFile): FileDiff {
   return patch === '' ? { kind: 'skipped', why: 'noPatch', words: NO_PATCH } : { kind: 'shown', patch }
 }
 
+/** `(+3 -1)`, with `?` for a count GitHub did not give. */
+function linesOf(file: ChangedFile): string {
+  return `(+${file.additions ?? '?'} -${file.deletions ?? '?'})`
+}
+
 function itemOf(file: ChangedFile, diff: FileDiff): string {
   const from = file.previousPath ? ` from ${quoted(file.previousPath, '(unnamed)')}` : ''
   const skipped = diff.kind === 'skipped' ? `, ${diff.words}` : ''
   const status = STATUSES.has(file.status) ? file.status : 'changed'
-  return `- ${status} ${quoted(file.path, '(unnamed)')}${from} (+${file.additions} -${file.deletions})${skipped}`
+  return `- ${status} ${quoted(file.path, '(unnamed)')}${from} ${linesOf(file)}${skipped}`
 }
 
-/** The changed files (the first MAX_FILES_LISTED, as GitHub listed them) and the diffs of those that have one. */
-export function fileListing(files: readonly ChangedFile[], filesTotal: number | undefined): FileListing {
+/**
+ * The changed files (the first MAX_FILES_LISTED, as GitHub listed them) and the diffs of those that have one; the
+ * files GitHub listed without a usable name (`unusable`) are counted with those left out.
+ */
+export function fileListing(files: readonly ChangedFile[], filesTotal: number | undefined, unusable = 0): FileListing {
   const listed = files.slice(0, MAX_FILES_LISTED)
-  const total = Math.max(filesTotal ?? 0, files.length)
+  const total = Math.max(filesTotal ?? 0, files.length + unusable)
   const items: string[] = []
   const diffs: DiffPlan[] = []
   const skipped = { generated: 0, noPatch: 0 }

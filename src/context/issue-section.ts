@@ -1,6 +1,6 @@
 import type { CommentFacts, IssueFacts } from './change-facts.ts'
 import { quoted } from './quoted.ts'
-import { sanitizeText } from './sanitize.ts'
+import { sanitizeBody } from './sanitize.ts'
 import type { QuotePlan, SectionPlan } from './section-plan.ts'
 
 function commentLine(comment: CommentFacts): string {
@@ -11,7 +11,7 @@ function commentLine(comment: CommentFacts): string {
 function commentQuote(comment: CommentFacts): QuotePlan {
   return {
     label: 'Comment that started this run, as written by its author:',
-    content: sanitizeText(comment.body),
+    content: sanitizeBody(comment.body),
     ifEmpty: 'The comment that started this run is empty.'
   }
 }
@@ -32,7 +32,7 @@ export function issueSection(facts: IssueFacts): SectionPlan {
     quotes: [
       {
         label: `${noun} body, as written by its author:`,
-        content: sanitizeText(facts.body),
+        content: sanitizeBody(facts.body),
         ifEmpty: `The ${noun.toLowerCase()} has no body.`
       },
       ...(facts.comment ? [commentQuote(facts.comment)] : [])

@@ -3,7 +3,7 @@ import { counted } from './counted.ts'
 import type { FetchedChanges } from './fetched-changes.ts'
 import { fileListing } from './file-listing.ts'
 import { quoted } from './quoted.ts'
-import { sanitizeText } from './sanitize.ts'
+import { sanitizeBody } from './sanitize.ts'
 import type { SectionPlan } from './section-plan.ts'
 
 const MAX_LABELS = 20
@@ -50,11 +50,13 @@ export function pullRequestSection(facts: PullRequestFacts, fetched: FetchedChan
     identity: `Pull request #${facts.number} in ${quoted(facts.repository, 'this repository')}, ${stateOf(facts)}`,
     facts: factLines(facts),
     commits: undefined,
-    files: fetched.files ? fileListing(fetched.files, fetched.filesTotal ?? facts.changedFiles) : undefined,
+    files: fetched.files
+      ? fileListing(fetched.files, fetched.filesTotal ?? facts.changedFiles, fetched.filesUnusable)
+      : undefined,
     quotes: [
       {
         label: 'Pull request body, as written by its author:',
-        content: sanitizeText(facts.body),
+        content: sanitizeBody(facts.body),
         ifEmpty: 'The pull request has no body.'
       }
     ]

@@ -40,7 +40,7 @@ export function pushSection(facts: PushFacts, fetched: FetchedChanges): SectionP
     identity: `Push to ${quoted(facts.ref, 'an unknown ref')} in ${quoted(facts.repository, 'this repository')}`,
     facts: factLines(facts, listsCommits),
     commits: listsCommits ? commitListing(commits, total) : undefined,
-    files: fetched.files ? fileListing(fetched.files, fetched.filesTotal) : undefined,
+    files: fetched.files ? fileListing(fetched.files, fetched.filesTotal, fetched.filesUnusable) : undefined,
     quotes: []
   }
 }

@@ -1,6 +1,6 @@
 import type { ReleaseFacts } from './change-facts.ts'
 import { quoted } from './quoted.ts'
-import { sanitizeText } from './sanitize.ts'
+import { sanitizeBody } from './sanitize.ts'
 import type { SectionPlan } from './section-plan.ts'
 
 export function releaseSection(facts: ReleaseFacts): SectionPlan {
@@ -17,7 +17,7 @@ export function releaseSection(facts: ReleaseFacts): SectionPlan {
     quotes: [
       {
         label: 'Release notes, as written by their author:',
-        content: sanitizeText(facts.body),
+        content: sanitizeBody(facts.body),
         ifEmpty: 'The release has no notes.'
       }
     ]

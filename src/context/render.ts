@@ -23,6 +23,10 @@ export interface RenderedContext {
   readonly report: ContextReport
 }
 
+function unusableNote(files: number): string[] {
+  return files > 0 ? [`left out: ${counted(files, 'changed file')} that GitHub listed without a usable name`] : []
+}
+
 /**
  * The "What changed" section for the prompt, at most `limit` characters: the facts and lists first, then the
  * bodies, then the diffs in the order GitHub listed the files, each cut to fit, with a note of what was left out.
@@ -44,7 +48,8 @@ export function renderChangeContext(
   }
   const tally = emptyTally()
   tally.unreadable = fetched.unreadable?.length ?? 0
-  addFacts(budget, plan, fetched.unreadable ?? [], tally)
+  tally.filesUnusable = fetched.filesUnusable ?? 0
+  addFacts(budget, plan, [...(fetched.unreadable ?? []), ...unusableNote(tally.filesUnusable)], tally)
   const files = addLists(budget, plan, tally)
   addQuotes(budget, plan.quotes, (files?.diffs.length ?? 0) > 0, tally)
   addDiffs(budget, files?.diffs ?? [], tally)

@@ -24,6 +24,8 @@ export interface Tally {
   bodiesCut: number
   /** Reads from GitHub that failed. */
   unreadable: number
+  /** Files GitHub listed without a usable name, left out. */
+  filesUnusable: number
 }
 
 /** Numbers only, and a summary for the log made of our own words and numbers. */
@@ -51,7 +53,8 @@ export function emptyTally(): Tally {
     diffsSkippedNoPatch: 0,
     listsCut: 0,
     bodiesCut: 0,
-    unreadable: 0
+    unreadable: 0,
+    filesUnusable: 0
   }
 }
 
@@ -85,7 +88,8 @@ export function reportOf(limit: number, characters: number, tally: Tally): Conte
     filesTotal > 0 ? `${number(tally.filesListed)} of ${counted(filesTotal, 'file')} listed` : undefined,
     diffsPart(tally),
     cutPart(tally),
-    tally.unreadable > 0 ? `${counted(tally.unreadable, 'read')} from GitHub failed` : undefined
+    tally.unreadable > 0 ? `${counted(tally.unreadable, 'read')} from GitHub failed` : undefined,
+    tally.filesUnusable > 0 ? `${counted(tally.filesUnusable, 'file')} from GitHub without a usable name` : undefined
   ].filter((part) => part !== undefined)
   const summary = `Added ${number(characters)} characters of context (limit ${number(limit)}): ${parts.join('; ')}.`
   return { ...tally, limit, characters, tooSmall: false, summary }

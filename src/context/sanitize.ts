@@ -1,6 +1,7 @@
 // Text from the event or GitHub is written by anyone who can open a pull request or push. What a reader of the
-// rendered page cannot see must not reach the agent either: HTML comments, invisible characters, and the
-// bidirectional controls that make text read differently from how it is stored.
+// rendered page cannot see must not reach the agent either: HTML comments, invisible characters, the bidirectional
+// controls that make text read differently from how it is stored, and in bodies, link reference definitions.
+import { withoutLinkDefinitions } from './link-definitions.ts'
 
 // Unicode's default-ignorable code points (zero-width space and joiners, word joiner, BOM, soft hyphen, Hangul
 // fillers, tag characters, ...), the bidirectional controls, and the interlinear annotation marks; but not the
@@ -23,12 +24,29 @@ function trimmed(text: string): string {
   return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd()
 }
 
-/** A body, comment or message, as a reader of the rendered page sees it: without what is hidden there. */
-export function sanitizeText(text: string): string {
+/** The text without invisible characters and HTML comments. */
+function withoutComments(text: string): string {
   // Invisible characters go first, so that none can split `<!--` and keep a comment from being removed.
-  const shown = visibleText(text).replace(HTML_COMMENT, '')
-  // A comment on lines of its own leaves them blank: one blank line reads the same as several.
-  return trimmed(shown.replace(/\n(?:[ \t]*\n){2,}/g, '\n\n'))
+  return visibleText(text).replace(HTML_COMMENT, '')
+}
+
+/** A comment on lines of its own leaves them blank: one blank line reads the same as several. */
+function tidied(text: string): string {
+  return trimmed(text.replace(/\n(?:[ \t]*\n){2,}/g, '\n\n'))
+}
+
+/** A title or a commit message, as GitHub shows it: without what is hidden there. */
+export function sanitizeText(text: string): string {
+  return tidied(withoutComments(text))
+}
+
+/**
+ * A body, comment or release's notes, as a reader of the rendered Markdown sees it: as sanitizeText leaves it, and
+ * without link reference definitions, which Markdown shows nothing of (titles and commit messages are not rendered
+ * as Markdown, so there they show).
+ */
+export function sanitizeBody(text: string): string {
+  return tidied(withoutLinkDefinitions(withoutComments(text)))
 }
 
 /**

@@ -1,8 +1,9 @@
 // What GitHub says about a change, for the prompt's "What changed" section: a pull request's files (with their
 // diffs), or a push's compare (its commits and files). A read that fails leaves its part out, in our own words.
-import type { Commit } from '../context/change-facts.ts'
 import type { ChangeFetch } from '../context/change-facts.ts'
-import type { ChangedFile, FetchedChanges, FileStatus } from '../context/fetched-changes.ts'
+import type { FetchedChanges } from '../context/fetched-changes.ts'
+import { countOf, fieldsOf, listOf } from '../context/payload-fields.ts'
+import { changedFilesOf, commitOf } from './change-entries.ts'
 import { httpStatusOf } from './github-failure.ts'
 import type { GitHubClient } from './octokit-client.ts'
 
@@ -43,8 +44,8 @@ async function readPullFiles(
   github: GitHubClient,
   fetch: ChangeFetch & { kind: 'pull-request-files' }
 ): Promise<FetchedChanges> {
-  const files: ChangedFile[] = []
-  for (let page = 1; files.length < MOST_FILES; page++) {
+  const entries: unknown[] = []
+  for (let page = 1; entries.length < MOST_FILES; page++) {
     const { data } = await github.octokit.rest.pulls.listFiles({
       owner: fetch.owner,
       repo: fetch.repo,
@@ -52,66 +53,40 @@ async function readPullFiles(
       per_page: PER_PAGE,
       page
     })
-    files.push(...data.map(changedFile))
-    if (data.length < PER_PAGE) break
+    const listed = listOf(data)
+    entries.push(...listed)
+    if (listed.length < PER_PAGE) break
   }
-  return { files: files.slice(0, MOST_FILES) }
+  return changedFilesOf(entries.slice(0, MOST_FILES))
 }
 
 /** The compare's files (GitHub lists them with the first page) and its latest commits (on its last pages). */
 async function readCompare(github: GitHubClient, fetch: ChangeFetch & { kind: 'compare' }): Promise<FetchedChanges> {
-  const compare = (page: number) =>
-    github.octokit.rest.repos.compareCommitsWithBasehead({
+  const compare = async (page: number) => {
+    const { data } = await github.octokit.rest.repos.compareCommitsWithBasehead({
       owner: fetch.owner,
       repo: fetch.repo,
       basehead: `${fetch.base}...${fetch.head}`,
       per_page: PER_PAGE,
       page
     })
-  const first = (await compare(1)).data
-  const total = first.total_commits
+    return fieldsOf(data)
+  }
+  const first = await compare(1)
+  const firstCommits = listOf(first['commits'])
+  const total = countOf(first['total_commits']) ?? firstCommits.length
   const lastPage = Math.max(1, Math.ceil(total / PER_PAGE))
   const pages =
     lastPage === 1
       ? []
       : [lastPage, ...(total % PER_PAGE > 0 && total % PER_PAGE < LATEST_COMMITS ? [lastPage - 1] : [])]
-  const later = await Promise.all(pages.sort((a, b) => a - b).map(async (page) => (await compare(page)).data.commits))
-  const commits = (pages.length === 0 ? first.commits : later.flat()).map(commitOf)
+  const later = await Promise.all(
+    pages.sort((a, b) => a - b).map(async (page) => listOf((await compare(page))['commits']))
+  )
+  const commits = (pages.length === 0 ? firstCommits : later.flat()).map(commitOf)
   return {
-    files: (first.files ?? []).slice(0, MOST_FILES).map(changedFile),
+    ...changedFilesOf(listOf(first['files']).slice(0, MOST_FILES)),
     commits: commits.slice(-LATEST_COMMITS),
     commitsTotal: total
-  }
-}
-
-const STATUSES: readonly FileStatus[] = ['added', 'removed', 'modified', 'renamed', 'copied', 'changed', 'unchanged']
-
-function changedFile(file: {
-  filename: string
-  previous_filename?: string | undefined
-  status: string
-  additions: number
-  deletions: number
-  patch?: string | undefined
-}): ChangedFile {
-  return {
-    path: file.filename,
-    previousPath: file.previous_filename,
-    status: STATUSES.find((status) => status === file.status) ?? 'changed',
-    additions: file.additions,
-    deletions: file.deletions,
-    patch: file.patch
-  }
-}
-
-function commitOf(commit: {
-  sha: string
-  commit: { message: string; author: { name?: string | undefined } | null }
-  author: { login?: string | undefined } | null
-}): Commit {
-  return {
-    sha: commit.sha,
-    message: commit.commit.message,
-    author: commit.author?.login ?? commit.commit.author?.name ?? ''
   }
 }

@@ -15,15 +15,17 @@ export async function loadGitHubSide(options: GitHubSideOptions): Promise<Opened
   }
 }
 
-/** Loads the change reader and builds the prompt's "What changed" section; empty, with a warning, on any failure. */
+/**
+ * Loads the change reader and builds the prompt's "What changed" section; empty, with a warning, on any failure. The
+ * warning is in our own words: an error here is the action's own, and its message could quote what GitHub sent.
+ */
 export async function loadChangeContext(options: ChangeContextOptions): Promise<string> {
   try {
     const { gatherChangeContext } = await import('./change-context.ts')
     return await gatherChangeContext(options)
-  } catch (error) {
-    const reason = forLog(options.transport.redact(errorMessage(error)), 300)
+  } catch {
     options.log.warning(
-      `context: auto adds nothing: what changed could not be read (${reason}); the prompt is sent as given.`
+      'context: auto adds nothing: the section could not be built (an error in the action); the prompt is sent as given.'
     )
     return ''
   }

@@ -64,4 +64,9 @@ describe('fileListing', () => {
     const odd = { ...file('a.ts'), status: 'unknown-to-us' } as unknown as ChangedFile
     expect(fileListing([odd], 1).list.items[0]).toBe('- changed `a.ts` (+3 -1)')
   })
+
+  it('shows a line count GitHub did not give as a question mark', () => {
+    const listing = fileListing([file('a.ts', { additions: undefined, deletions: 2 })], 1)
+    expect(listing.list.items[0]).toBe('- modified `a.ts` (+? -2)')
+  })
 })

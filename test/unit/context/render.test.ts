@@ -132,6 +132,16 @@ describe('renderChangeContext', () => {
     expect(report.unreadable).toBe(1)
   })
 
+  it('notes the files GitHub listed without a usable name, and counts them among those left out', () => {
+    const facts = factsFromEvent('push', pushToMain(), 'acme/widgets').facts
+    const { text, report } = render(facts, { files: mergedPullRequestFiles().slice(0, 1), filesUnusable: 2 })
+    expect(text).toContain('- Note: left out: 2 changed files that GitHub listed without a usable name\n')
+    expect(text).toContain('### Changed files (3)\n- modified `src/client.ts`')
+    expect(text).toContain('- … 2 more files left out\n')
+    expect(report.summary).toContain('1 of 3 files listed;')
+    expect(report.summary).toContain('; 2 files from GitHub without a usable name.')
+  })
+
   it('adds nothing for an event about no change, saying why in the report', () => {
     const facts = factsFromEvent('workflow_dispatch', {}, 'acme/widgets').facts
     expect(render(facts)).toEqual({
