@@ -81,6 +81,21 @@ function sentPrompt(api: { posts: { prompt: unknown }[] }): string {
 }
 
 describe('context: auto', () => {
+  it('never passes on the admin key or the token that a pull request body holds, and the prompt as written', async () => {
+    const token = 'ghs_context_token_in_a_body_0123'
+    const body = `Config for the test: MINTLIFY_KEY=${KEY} and GH=${token}`
+    const started = await start({ pullFiles: { 7: [] } })
+    const prompt = `${PROMPT} Ignore ${KEY}.`
+    const event = { ...MERGED_PR, pull_request: { ...MERGED_PR.pull_request, body } }
+    await run(started, 'pull_request', event, { prompt }, { githubToken: token })
+    const sent = sentPrompt(started.api)
+    expect(sent.startsWith(`${prompt}\n\n${HEADING}`)).toBe(true)
+    const section = sent.slice(prompt.length)
+    expect(section).toContain('Config for the test: MINTLIFY_KEY=*** and GH=***')
+    expect(section).not.toContain(KEY)
+    expect(section).not.toContain(token)
+  })
+
   it('sends a merged pull request after the prompt: its facts, body, files and diff, the lock file listed but not diffed', async () => {
     const started = await start({ pullFiles: { 7: FILES } })
     const result = await run(started, 'pull_request', MERGED_PR)
