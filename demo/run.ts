@@ -54,7 +54,7 @@ if (real) {
     `exit code ${exitCode ?? 'none'}: the step ${exitCode === 0 ? 'passed' : 'failed'} in ${Math.round(durationMs)} ms`
   )
   console.log(
-    `the simulated admin API answered ${demo.apiRequests} requests (1 to start the job, ${demo.polls} polls of the job and the preview, 1 to trigger the preview); the simulated GitHub ${demo.githubRequests}`
+    `the simulated admin API answered ${demo.apiRequests} requests (1 to start the job, ${demo.polls} polls of the job and the preview, 1 to trigger the preview); the simulated GitHub answered ${demo.githubRequests}`
   )
   process.exitCode = exitCode ?? 1
 }

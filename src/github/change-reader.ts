@@ -32,7 +32,8 @@ export async function readChanges(github: GitHubClient, fetch: ChangeFetch): Pro
     const status = httpStatusOf(error)
     const why = status === undefined ? 'no answer' : `HTTP ${status}`
     const unreadable = `${what} could not be read from GitHub`
-    const hint = status === 403 || status === 404 ? ' (the token needs contents: read and pull-requests: read)' : ''
+    const needs = fetch.kind === 'compare' ? 'contents: read' : 'pull-requests: read'
+    const hint = status === 403 || status === 404 ? ` (the token needs ${needs})` : ''
     return {
       fetched: { unreadable: [unreadable] },
       warnings: [`context: auto: ${unreadable} (${why})${hint}; the section leaves them out.`]

@@ -92,7 +92,8 @@ export function judgeEarlierAttempt(
     }
   }
   if (!(readJob && isTerminal(readJob.status))) {
-    const note = `An earlier attempt of this run already sent this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
+    const sent = earlier.request.unsure ? 'may have sent' : 'already sent'
+    const note = `An earlier attempt of this run ${sent} this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: false, note }
   }
   return judgeEndedJob(earlier, readJob, now)
