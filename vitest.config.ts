@@ -18,7 +18,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/support/bundle-setup.ts'],
           sequence: { concurrent: true },
-          maxConcurrency: 5,
+          maxConcurrency: 8,
           testTimeout: 30_000,
           hookTimeout: 30_000
         }

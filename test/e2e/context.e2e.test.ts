@@ -256,7 +256,7 @@ describe('context: auto', () => {
     expect(result.exitCode, result.stdout).toBe(0)
     expect(started.api.posts).toHaveLength(1)
     expect(warningAnnotations(result)).toEqual([
-      "context: auto: the pull request's changed files could not be read from GitHub (HTTP 404) (the token needs contents: read and pull-requests: read); the section leaves them out."
+      "context: auto: the pull request's changed files could not be read from GitHub (HTTP 404) (the token needs pull-requests: read); the section leaves them out."
     ])
     expect(sentPrompt(started.api)).toContain("- Note: the pull request's changed files could not be read from GitHub")
   })
