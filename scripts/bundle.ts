@@ -1,7 +1,7 @@
 // `npm run bundle`: dist/ from src/ with ncc, then the lazily loaded chunks minified too (ncc minifies only
 // dist/index.js), and dist/licenses.txt written for every package in every file (ncc's own list covers only the
 // last chunk it writes), each under a license on the allow-list in scripts/licenses.ts. dist/ is emptied first, so
-// no chunk of an earlier build is left behind.
+// no chunk of an earlier build is left behind. The build is recorded as the build of these sources (bundle-stamp.ts).
 // `node scripts/bundle.ts <folder>` writes the same build elsewhere (the end-to-end tests build into build/).
 import { execFileSync } from 'node:child_process'
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -9,11 +9,14 @@ import { createRequire } from 'node:module'
 import { join, relative, resolve } from 'node:path'
 import { minify } from 'terser'
 import { ROOT } from '../sim/run-action.ts'
+import { forgetBuild, recordBuild, sourceHash } from './bundle-stamp.ts'
 import { bundledPackages, declaredLicense, type Entry, entries, entryProblems } from './licenses.ts'
 
 const DIST = resolve(ROOT, process.argv[2] ?? 'dist')
 const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
 
+const builtFrom = await sourceHash()
+await forgetBuild(DIST)
 await rm(DIST, { recursive: true, force: true })
 execFileSync(
   process.execPath,
@@ -56,3 +59,4 @@ const problems = entryProblems(bundled)
 if (problems.length > 0) throw new Error(`bundled licenses not allowed:\n${problems.join('\n')}`)
 await writeFile(join(DIST, 'licenses.txt'), entries(bundled))
 console.log(`${relative(ROOT, DIST)}/licenses.txt: ${bundled.length} packages, each under a license on the allow-list`)
+await recordBuild(DIST, builtFrom)
