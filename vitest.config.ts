@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/support/bundle-setup.ts'],
+          setupFiles: ['test/e2e/support/bundle-ready.ts'],
           sequence: { concurrent: true },
           maxConcurrency: 8,
           testTimeout: 30_000,
