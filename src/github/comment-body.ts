@@ -1,7 +1,7 @@
 // The tracking comment's Markdown: the marker, the stage, the prompts, and the job.
 import type { Stage } from '../step/verdict.ts'
 import { OUTCOME_WORDING } from '../step/verdict.ts'
-import type { PreviewOutcome } from '../step/preview.ts'
+import type { PreviewOutcome } from '../step/preview-outcome.ts'
 import type { WaitResult } from '../step/wait-for-job.ts'
 import { formatDuration } from '../text/duration.ts'
 import { codeSpan } from '../context/fence.ts'

@@ -1,7 +1,7 @@
 // The job summary's HTML: what happened, then the job's details. Everything from outside is escaped.
 import { headingOf, type StepResult, type Verdict } from '../step/verdict.ts'
 import { formatDuration } from '../text/duration.ts'
-import type { PreviewOutcome } from '../step/preview.ts'
+import type { PreviewOutcome } from '../step/preview-outcome.ts'
 import { firstLine, forMarkdown } from '../text/untrusted-text.ts'
 
 export interface SummaryFacts {

@@ -5,7 +5,7 @@ import type { RunnerIo } from '../runner/runner-io.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { type SummaryFacts, summaryOf } from '../runner/summary.ts'
 import { forLog } from '../text/untrusted-text.ts'
-import type { PreviewOutcome } from './preview.ts'
+import type { PreviewOutcome } from './preview-outcome.ts'
 import type { TrackingComment } from './tracking-comment.ts'
 import { type StepResult, verdictOf } from './verdict.ts'
 

@@ -4,7 +4,7 @@ import type { FaultKind } from '../admin-api/poll-answer.ts'
 import type { Settings } from '../runner/settings/settings.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted-text.ts'
-import type { PreviewOutcome } from './preview.ts'
+import type { PreviewOutcome } from './preview-outcome.ts'
 import type { WaitResult, WaitStats } from './wait-for-job.ts'
 
 /** How the step ended: the wait's result, or `started` when it did not wait (`wait: false`). */
