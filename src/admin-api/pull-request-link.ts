@@ -12,7 +12,7 @@ export type PullRequestLink =
   | { readonly kind: 'none' }
   /** An http(s) URL; `pullRequest` when it is a pull request's page on a GitHub host. */
   | { readonly kind: 'link'; readonly url: URL; readonly pullRequest: PullRequestRef | undefined }
-  /** Not an http(s) URL, so it is passed on nowhere. */
+  /** Not an http(s) URL that can be shown (see shownHttpUrl), so it is passed on nowhere. */
   | { readonly kind: 'dropped'; readonly text: string }
 
 export function checkPrLink(

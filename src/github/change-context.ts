@@ -6,6 +6,7 @@ import { factsFromEvent } from '../context/facts-from-event.ts'
 import { renderChangeContext } from '../context/render.ts'
 import type { Transport } from '../transport/transport.ts'
 import { formatDuration } from '../text/duration.ts'
+import { redactedDeep } from '../text/redact.ts'
 import { type ReadChanges, readChanges } from './change-reader.ts'
 import { createGitHubClient, githubAccess } from './octokit-client.ts'
 
@@ -24,13 +25,19 @@ export interface ChangeContextOptions {
 /** What the action reads of the event. */
 export type EventContext = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>
 
-/** The section to append to the prompt; empty when the event describes no change. Never throws. */
+/**
+ * The section to append to the prompt; empty when the event describes no change. Never throws. What the event and
+ * GitHub say is redacted before the section is built, since the section shortens what it quotes: a secret cut in
+ * two would no longer be recognised.
+ */
 export async function gatherChangeContext(
   options: ChangeContextOptions,
   event: EventContext = context
 ): Promise<string> {
   const { log } = options
-  const { facts, fetch } = factsFromEvent(event.eventName, event.payload, options.repository)
+  const { redact } = options.transport
+  const payload = redactedDeep(event.payload, redact) as EventContext['payload']
+  const { facts, fetch } = factsFromEvent(event.eventName, payload, options.repository)
   if (facts.kind === 'none') {
     log.warning(`context: auto adds nothing: ${facts.reason}; the prompt is sent as given.`)
     return ''
@@ -54,7 +61,8 @@ export async function gatherChangeContext(
     }
   }
   for (const warning of read.warnings) log.warning(warning)
-  const rendered = renderChangeContext(facts, read.fetched, { limit: options.limit })
+  const fetched = redactedDeep(read.fetched, redact) as ReadChanges['fetched']
+  const rendered = renderChangeContext(facts, fetched, { limit: options.limit })
   const requests = github.requestCount()
   log.info(`${rendered.report.summary} GitHub requests: ${requests}.`)
   return rendered.text

@@ -3,7 +3,7 @@
 import * as core from '@actions/core'
 import type { Redact } from '../text/redact.ts'
 import { errorMessage } from '../text/error-message.ts'
-import { forLog } from '../text/untrusted-text.ts'
+import { forLog, inertToRunner } from '../text/untrusted-text.ts'
 import { type OutputWriter, outputWriter } from './outputs.ts'
 import { inputErrorSummary } from './summary.ts'
 
@@ -29,7 +29,7 @@ export interface RunnerIo {
 /** `summaryPath`: GITHUB_STEP_SUMMARY, which a runner always sets. */
 export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
   const fail = (message: string): void => {
-    core.setFailed(message)
+    core.setFailed(inertToRunner(message))
   }
   const outputs = outputWriter(core.setOutput, (error) => {
     fail(
@@ -44,19 +44,19 @@ export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
     try {
       await core.summary.addRaw(html).write()
     } catch (error) {
-      core.warning(`Could not write the job summary: ${errorMessage(error)}`)
+      core.warning(inertToRunner(`Could not write the job summary: ${errorMessage(error)}`))
     }
   }
   return {
     log: {
       info: (message) => {
-        core.info(message)
+        core.info(inertToRunner(message))
       },
       warning: (message) => {
-        core.warning(message)
+        core.warning(inertToRunner(message))
       },
       debug: (message) => {
-        core.debug(message)
+        core.debug(inertToRunner(message))
       }
     },
     outputs,

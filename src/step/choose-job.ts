@@ -19,8 +19,8 @@ export async function chooseJob(context: ChooseContext): Promise<Chosen> {
   const { tracked } = read
   const run = github?.run ?? { id: context.runId, attempt: 1 }
   if (github && isRerun(context, github)) {
-    const wanted = { run: run.id, step: context.step, prompt: promptHash(prompt), project: settings.projectId }
-    const earlier = findEarlierAttempt(tracked, { ...wanted, job: settings.jobId })
+    const wanted = { run: run.id, attempt: run.attempt, step: context.step, prompt: promptHash(prompt) }
+    const earlier = findEarlierAttempt(tracked, { ...wanted, project: settings.projectId, job: settings.jobId })
     const decided = earlier ? await continueEarlierAttempt(context, earlier) : undefined
     if (decided) return decided
   }

@@ -17,6 +17,8 @@ export interface EarlierAttempt {
 /** What this attempt sends, to match against what earlier attempts sent. */
 export interface WantedRequest {
   readonly run: string
+  /** This attempt: a record of this attempt or a later one cannot be of an earlier attempt, whoever wrote it. */
+  readonly attempt: number
   /** The step sending it (`GITHUB_JOB/GITHUB_ACTION`); a request recorded without one matches any step. */
   readonly step: string
   /** The prompt's hash. */
@@ -40,6 +42,7 @@ export function findEarlierAttempt(
     if (!tracksProject(comment.state, wanted.project)) continue
     for (const request of comment.state.requests) {
       if (request.run !== wanted.run || request.prompt !== wanted.prompt) continue
+      if (request.attempt >= wanted.attempt) continue
       if (request.step !== undefined && request.step !== wanted.step) continue
       if (!latest || request.attempt >= latest.request.attempt) latest = { comment, request }
     }

@@ -24,6 +24,7 @@ export async function waitForBuild(
   const start = clock.now()
   let status: string | undefined
   let faults = 0
+  /** The first 404 since the build was last read: the grace runs from it, through any other fault in between. */
   let notFoundSince: number | undefined
   for (;;) {
     const read = await context.api.readPreviewBuild(
@@ -35,11 +36,12 @@ export async function waitForBuild(
       return { kind: 'error', reason: `its build could not be followed: ${read.reason}`, url }
     const elapsed = clock.now() - start
     let delay = pollDelay(elapsed, context.settings, clock.random)
-    notFoundSince = read.kind === 'transient' && read.notFound ? (notFoundSince ?? clock.now()) : undefined
+    if (read.kind === 'build') notFoundSince = undefined
+    else if (read.notFound) notFoundSince ??= clock.now()
     if (read.kind === 'transient' && notFoundSince !== undefined && clock.now() - notFoundSince >= NOT_FOUND_GRACE_MS)
       return {
         kind: 'error',
-        reason: `its build status was not found for ${formatDuration(clock.now() - notFoundSince)} (${read.reason})`,
+        reason: `its build status was not found, and not read since, for ${formatDuration(clock.now() - notFoundSince)} (last: ${read.reason})`,
         url
       }
     if (read.kind === 'build') {

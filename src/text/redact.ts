@@ -58,3 +58,11 @@ export function redactor(secrets: readonly string[]): Redact {
   const pattern = new RegExp(patterns.map((candidate) => candidate.source).join('|'), 'gi')
   return (text) => text.replace(pattern, '***')
 }
+
+/** A copy of the value (JSON-like: objects, arrays, strings) with every string in it redacted, keys included. */
+export function redactedDeep(value: unknown, redact: Redact): unknown {
+  if (typeof value === 'string') return redact(value)
+  if (Array.isArray(value)) return value.map((item) => redactedDeep(item, redact))
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactedDeep(item, redact)]))
+}

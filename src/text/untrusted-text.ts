@@ -9,6 +9,14 @@ export function withoutLineBreaks(text: string): string {
   return text.replace(LINE_BREAKING, ' ')
 }
 
+/**
+ * The line with the older `##[command]` form of workflow commands broken by a zero-width space: unlike `::command::`,
+ * which counts only at the start of a line, the runner finds that form anywhere in a line it prints.
+ */
+export function inertToRunner(line: string): string {
+  return line.replaceAll('##[', '##\u200b[')
+}
+
 /** One line of at most `max` characters, safe to print after our own words. */
 export function forLog(text: string, max = 200): string {
   const line = text.replace(LINE_BREAKING, ' ').trim()
@@ -46,13 +54,20 @@ export function httpUrl(text: string | null | undefined): URL | undefined {
   }
 }
 
+/** The longest URL shown: the summary and the comment show it, and link to it, whole. */
+export const SHOWN_URL_MAX = 500
+
 /**
- * The http(s) URL as it may be shown, with every secret replaced. Redacting the text alone is not enough: parsing
- * drops tabs and line breaks and folds a host's letters to lower-case ASCII, which can put a secret back together.
+ * The http(s) URL as it may be shown, with every secret replaced; none when it carries a user name or password
+ * (`https://docs.example@evil.example/` is not where it seems to lead) or is too long to show whole. Redacting the text
+ * alone is not enough: parsing drops tabs and line breaks and folds a host's letters to lower-case ASCII, which can
+ * put a secret back together.
  */
 export function shownHttpUrl(text: string | null | undefined, redact: (text: string) => string): URL | undefined {
   const url = httpUrl(text)
-  return url && httpUrl(redact(url.href))
+  const shown = url && httpUrl(redact(url.href))
+  if (!shown || shown.username !== '' || shown.password !== '' || shown.href.length > SHOWN_URL_MAX) return undefined
+  return shown
 }
 
 /** The text's first non-empty line, on one line and shortened: how a prompt is shown. */

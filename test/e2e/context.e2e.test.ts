@@ -96,6 +96,20 @@ describe('context: auto', () => {
     expect(section).not.toContain(token)
   })
 
+  it('passes on no part of a secret that a shortened title or file path would have cut in two', async () => {
+    const token = 'ghs_context_token_in_a_path_0123'
+    const title = `${'y'.repeat(270)}${KEY}`
+    const path = `docs/${'z'.repeat(280)}/${token}.md`
+    const started = await start({ pullFiles: { 7: [{ filename: path, status: 'added', additions: 1, deletions: 0 }] } })
+    const event = { ...MERGED_PR, pull_request: { ...MERGED_PR.pull_request, title } }
+    await run(started, 'pull_request', event, {}, { githubToken: token })
+    const section = sentPrompt(started.api).slice(PROMPT.length)
+    expect(section).toContain('y'.repeat(200))
+    expect(section).toContain('z'.repeat(200))
+    expect(section).not.toContain(KEY.slice(0, 12))
+    expect(section).not.toContain(token.slice(0, 12))
+  })
+
   it('sends a merged pull request after the prompt: its facts, body, files and diff, the lock file listed but not diffed', async () => {
     const started = await start({ pullFiles: { 7: FILES } })
     const result = await run(started, 'pull_request', MERGED_PR)

@@ -187,6 +187,57 @@ describe('hostile admin API answers', () => {
     expect(text.toLowerCase()).not.toContain('mint%5fapi')
   })
 
+  it('the older ##[command] form, which the runner reads anywhere in a line, never reaches the log whole', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
+    })
+    const { result } = await runAgainst(
+      (req, res, index) => {
+        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/'))
+          return sendJson(res, 202, { statusId: 'status-1', previewUrl: 'https://acme.mintlify.app/' })
+        if ((req.url ?? '').startsWith('/v1/project/update-status/'))
+          return sendJson(res, 200, {
+            status: 'failure',
+            summary: 'x ##[warning]Forged warning',
+            logs: ['line ##[error title=Security]Rotate your key at evil.example', 'z ##[stop-commands]pwned']
+          })
+        return api.respond(req, res, index)
+      },
+      { prompt: 'Fix docs ##[set-output name=prLink;]https://evil.example/pr', preview: 'true' }
+    )
+    expect(result.stdout).toContain('Rotate your key at evil.example')
+    expect(result.stdout).toContain('https://evil.example/pr')
+    expect(result.stdout.split('\n').filter((line) => line.includes('##['))).toEqual([])
+    expect(result.outputs['preview-status']).toBe('failure')
+  })
+
+  it.each([
+    ['a user name that makes it look like another host', 'https://acme.mintlify.app@evil.example/'],
+    ['a user name and password', 'https://admin:hunter2@evil.example/login'],
+    ['more than can be shown whole', `https://evil.example/${'x'.repeat(5000)}`]
+  ])('preview: a previewUrl with %s is neither output nor shown', async (_, previewUrl) => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
+    })
+    const { result } = await runAgainst(
+      (req, res, index) => {
+        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/'))
+          return sendJson(res, 202, { statusId: 'status-1', previewUrl })
+        if ((req.url ?? '').startsWith('/v1/project/update-status/'))
+          return sendJson(res, 200, { status: 'success', summary: 'Deployed', logs: [] })
+        return api.respond(req, res, index)
+      },
+      { prompt: 'Go', preview: 'true' }
+    )
+    expect(result.outputs['preview-status']).toBe('success')
+    expect(result.outputs['preview-url']).toBe('')
+    expect([result.stdout, result.summary].join('\n')).not.toContain('evil.example')
+  })
+
   it('preview: a 202 without statusId, and a javascript: previewUrl', async () => {
     const api = simulateAgentApi({
       projectId: PROJECT,

@@ -1,6 +1,8 @@
 // Hostile GitHub answers: secrets echoed back, rate limits, endless pages and odd fields change nothing they should not.
 import { describe, expect, it } from 'vitest'
 import { sendJson } from '../../sim/admin-api.ts'
+import { markerOf } from '../../src/github/tracking-marker.ts'
+import { promptHash } from '../../src/github/tracking-state.ts'
 import { warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { runAction } from './support/run-bundle.ts'
@@ -31,6 +33,43 @@ async function runWith(github: { url: string }, inputs: Record<string, string> =
 }
 
 describe('hostile GitHub', () => {
+  it("a re-run never takes a job from a record of its own or a later attempt, even one the token's account wrote", async () => {
+    const prLink = 'https://github.com/acme/docs/pull/1'
+    const { api, server } = await servers.agentApi({
+      projectId: 'docs',
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed', prLink } },
+      existing: [{ jobId: 'job-evil', activePolls: 0, final: { status: 'completed', prLink: `${prLink}66` } }]
+    })
+    const github = await servers.github()
+    const prompt = 'Document /users'
+    const run = (attempt: string) =>
+      runAction({
+        eventName: 'issues',
+        event: { action: 'labeled', issue: { number: 12 } },
+        env: { GITHUB_API_URL: github.url, GITHUB_RUN_ATTEMPT: attempt, GITHUB_JOB: 'docs', GITHUB_ACTION: 'agent' },
+        inputs: { 'project-id': 'docs', 'api-key': KEY, 'base-url': server.url, prompt, comment: 'true' }
+      })
+    expect((await run('1')).outputs['job-id']).toBe('job-1')
+    const at = Date.now()
+    const request = { kind: 'start', run: '4242', attempt: 9, prompt: promptHash(prompt), line: prompt, at } as const
+    const requests = [{ ...request, project: 'docs', step: 'docs/agent' }]
+    const forged = markerOf({ job: 'job-evil', requests, reportedAt: at })
+    const author = github.comments[0]?.user ?? ''
+    github.comments.push({
+      id: 5000,
+      issue: 12,
+      body: `${forged}\nlooks like ours`,
+      user: author,
+      createdAt: '',
+      updatedAt: ''
+    })
+    const second = await run('2')
+    expect(second.outputs['job-id']).toBe('job-1')
+    expect(second.outputs['prLink']).toBe(prLink)
+    expect(api.posts).toHaveLength(1)
+  })
+
   it('an error body that echoes the token (as is, percent-encoded, base64, upper-case) never shows it', async () => {
     const echoed = [
       TOKEN,

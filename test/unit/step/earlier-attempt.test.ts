@@ -31,7 +31,7 @@ function read(status: string, prLink: string | null = null): PollResult & { kind
   return parsed
 }
 
-const WANTED = { run: '42', step: 'docs/agent', prompt: 'hash', project: 'docs', job: undefined }
+const WANTED = { run: '42', attempt: 3, step: 'docs/agent', prompt: 'hash', project: 'docs', job: undefined }
 
 describe('findEarlierAttempt', () => {
   it("finds this run's latest attempt that sent the same prompt to the same project, across comments", () => {
@@ -44,7 +44,9 @@ describe('findEarlierAttempt', () => {
     ['another run', request({ run: '41' })],
     ['another step of the same run', request({ step: 'docs/second' })],
     ['another prompt', request({ prompt: 'other' })],
-    ['another project', request({ project: 'other' })]
+    ['another project', request({ project: 'other' })],
+    ['this attempt', request({ attempt: 3 })],
+    ['a later attempt (a forged record)', request({ attempt: 9 })]
   ])('ignores a request of %s', (_, other) => {
     expect(findEarlierAttempt([comment('job-1', other)], WANTED)).toBeUndefined()
   })

@@ -138,12 +138,23 @@ describe('buildPreview', () => {
     const lost = await phase([TRIGGERED], [notFound])
     expect(lost.outcome).toEqual({
       kind: 'error',
-      reason: 'its build status was not found for 35s (HTTP 404: Not found)',
+      reason: 'its build status was not found, and not read since, for 35s (last: HTTP 404: Not found)',
       url: 'https://acme-x.mintlify.app/'
     })
     expect(lost.polled).toEqual([0, 5000, 15_000, 35_000])
     const found = await phase([TRIGGERED], [notFound, notFound, notFound, build('success')])
     expect(found.outcome.kind).toBe('success')
+  })
+
+  it('keeps counting the 30 s of a build status not found through the other faults in between', async () => {
+    const notFound: BuildPoll = { kind: 'transient', reason: 'HTTP 404: Not found', notFound: true }
+    const unavailable: BuildPoll = { kind: 'transient', reason: 'HTTP 503' }
+    const flapping = await phase([TRIGGERED], [notFound, unavailable, notFound, unavailable, notFound])
+    expect(flapping.outcome).toMatchObject({
+      kind: 'error',
+      reason: 'its build status was not found, and not read since, for 35s (last: HTTP 503)'
+    })
+    expect(flapping.polled).toEqual([0, 5000, 15_000, 35_000])
   })
 
   it.each([

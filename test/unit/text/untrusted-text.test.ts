@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import { redactor } from '../../../src/text/redact.ts'
-import { firstLine, forLog, forMarkdown, httpUrl, shownHttpUrl } from '../../../src/text/untrusted-text.ts'
+import {
+  firstLine,
+  forLog,
+  forMarkdown,
+  httpUrl,
+  inertToRunner,
+  shownHttpUrl
+} from '../../../src/text/untrusted-text.ts'
+
+describe('inertToRunner', () => {
+  it('breaks every ##[ so the runner finds no command in the line, and leaves the rest as it was', () => {
+    const line = inertToRunner('a ##[error]x ##[set-output name=a;]b # [c] #[d]')
+    expect(line).not.toContain('##[')
+    expect(line.replaceAll('\u200b', '')).toBe('a ##[error]x ##[set-output name=a;]b # [c] #[d]')
+  })
+})
 
 describe('forLog', () => {
   it('keeps API text on one line so it can never start a workflow command', () => {
@@ -45,6 +60,15 @@ describe('shownHttpUrl', () => {
 
   it('keeps a URL without secrets as it parses', () => {
     expect(shownHttpUrl('https://acme-x.mintlify.app', redact)?.href).toBe('https://acme-x.mintlify.app/')
+  })
+
+  it.each([
+    ['a user name that makes it look like another host', 'https://acme.mintlify.app@evil.example/'],
+    ['a user name and password', 'https://admin:hunter2@evil.example/login'],
+    ['a password alone', 'https://:pw@acme.mintlify.app/'],
+    ['more than can be shown whole', `https://acme.mintlify.app/${'x'.repeat(500)}`]
+  ])('shows no URL with %s', (_, text) => {
+    expect(shownHttpUrl(text, redact)).toBeUndefined()
   })
 })
 
