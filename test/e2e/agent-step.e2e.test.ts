@@ -4,10 +4,11 @@
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
+import { describe, expect, it } from 'vitest'
+import { jobBody, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
 import { type AgentApi, type AgentApiOptions, simulateAgentApi } from '../../sim/agent-api.ts'
-import { type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from '../../sim/github-api.ts'
+import type { FakeGitHub } from '../../sim/github-api.ts'
+import { loopback } from './support/loopback.ts'
 import { type ActionRun, runAction, type RunOptions } from './support/run-bundle.ts'
 import { once, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
@@ -24,31 +25,16 @@ const ISSUE_EVENT = {
 }
 const HOSTILE_PROMPT = 'Document "quotes", $(rm -rf ~) and `backticks`\n::error::not a command\nÜnïcödé ✓ 100%'
 
-const cleanups: (() => Promise<void>)[] = []
-afterAll(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
-})
+const servers = loopback()
+const { serve } = servers
 
-async function serve(respond: Respond): Promise<RunningServer> {
-  const server = await startServer(respond)
-  cleanups.push(() => server.close())
-  return server
-}
-
-async function agentApi(options: Partial<AgentApiOptions> = {}): Promise<{ api: AgentApi; server: RunningServer }> {
-  const api = simulateAgentApi({
+function agentApi(options: Partial<AgentApiOptions> = {}): Promise<{ api: AgentApi; server: RunningServer }> {
+  return servers.agentApi({
     projectId: PROJECT,
     apiKey: KEY,
     run: { activePolls: 2, final: { status: 'completed', prLink: PR } },
     ...options
   })
-  return { api, server: await serve(api.respond) }
-}
-
-async function fakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
-  const github = await startFakeGitHub(options)
-  cleanups.push(() => github.close())
-  return github
 }
 
 function run(
@@ -268,7 +254,7 @@ describe('never a job twice', () => {
             .then(() => startServer(api.respond, { port: Number(port) }))
             .then((server) => {
               late = server
-              cleanups.push(() => server.close())
+              servers.track(server)
             })
         }
       }
@@ -342,7 +328,7 @@ describe('the tracking comment', () => {
   const written110 = () => readFile(join(import.meta.dirname, '..', 'fixtures', 'tracking-comment-1.1.0.md'), 'utf8')
 
   it('follows up the job of a comment written by 1.1.0, and edits that comment', async () => {
-    const github = await fakeGitHub({
+    const github = await servers.github({
       existing: [{ issue: 12, body: await written110(), user: 'github-actions[bot]' }]
     })
     const { api, server } = await agentApi({
@@ -360,7 +346,7 @@ describe('the tracking comment', () => {
   })
 
   it('lets a re-run of a run that 1.1.0 started wait for its job, sending nothing', async () => {
-    const github = await fakeGitHub({
+    const github = await servers.github({
       existing: [{ issue: 12, body: await written110(), user: 'github-actions[bot]' }]
     })
     const { api, server } = await agentApi({
@@ -374,7 +360,7 @@ describe('the tracking comment', () => {
   })
 
   it('is visible while the job is active, and afterwards the same comment carries the pull request', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const api = simulateAgentApi({
       projectId: PROJECT,
       apiKey: KEY,
@@ -410,7 +396,7 @@ describe('the tracking comment', () => {
   })
 
   it('a follow-up on the issue goes to the job already there, and the same comment lists it', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api, server } = await agentApi()
     const first = await run(server, { prompt: 'Document /users', comment: 'true' }, withGitHub(github))
     expect(first.outputs['job-id']).toBe('job-1')
@@ -436,7 +422,7 @@ describe('the tracking comment', () => {
   })
 
   it('a follow-up on an issue without a tracked job starts a new one', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api, server } = await agentApi()
     const result = await run(server, { prompt: 'Document /users', 'follow-up': 'true' }, withGitHub(github))
     expect(result.exitCode).toBe(0)
@@ -446,7 +432,7 @@ describe('the tracking comment', () => {
   })
 
   it('a follow-up that cannot read the issue sends nothing', async () => {
-    const github = await fakeGitHub({ failFirst: [401, 401, 401, 401] })
+    const github = await servers.github({ failFirst: [401, 401, 401, 401] })
     const { api, server } = await agentApi()
     const result = await run(server, { prompt: 'Document /users', 'follow-up': 'true' }, withGitHub(github))
     expect(result.exitCode).toBe(1)
@@ -457,7 +443,7 @@ describe('the tracking comment', () => {
   })
 
   it('a cancel while GitHub is being retried ends the step at once, with its outputs and summary', async () => {
-    const github = await fakeGitHub({ failFirst: Array.from({ length: 20 }, () => 502) })
+    const github = await servers.github({ failFirst: Array.from({ length: 20 }, () => 502) })
     const { api, server } = await agentApi()
     let signalled = 0
     const result = await run(
@@ -484,7 +470,7 @@ describe('the tracking comment', () => {
   })
 
   it('a re-run attempt finds the job the earlier attempt started, sends no POST, and waits for it', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api, server } = await agentApi({
       run: { activeForMs: 600_000, final: { status: 'completed', prLink: PR } }
     })
@@ -509,7 +495,7 @@ describe('the tracking comment', () => {
   })
 
   it('a re-run attempt whose earlier job already ended sends the prompt again, and says so', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api, server } = await agentApi({ run: { activePolls: 0, final: { status: 'failed' } } })
     const inputs = { prompt: 'Document /users', comment: 'true' }
     await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
@@ -521,7 +507,7 @@ describe('the tracking comment', () => {
   })
 
   it('a start that may or may not have worked is recorded on the issue, and a re-run sends nothing', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const server = await serve((_req, res) => sendJson(res, 502, { error: 'Bad gateway' }))
     const inputs = { prompt: 'Document /users', comment: 'true' }
     const first = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
@@ -542,7 +528,7 @@ describe('the tracking comment', () => {
   })
 
   it('a re-run with job-id and a prompt does not send the follow-up again while the job works on it', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api, server } = await agentApi({
       existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
       run: { activeForMs: 20_000, final: { status: 'completed', prLink: PR } }
@@ -566,7 +552,7 @@ describe('the tracking comment', () => {
   })
 
   it('a re-run does not send again a follow-up that may or may not have arrived, even once the job has ended', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api } = await agentApi({
       existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }]
     })
@@ -589,7 +575,7 @@ describe('the tracking comment', () => {
   })
 
   it('a re-run goes by the latest attempt of the run, whichever comment was edited last', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api } = await agentApi({ run: { activePolls: 0, final: { status: 'failed' } } })
     let failCreates = false
     const server = await serve((req, res, index) => {
@@ -617,7 +603,7 @@ describe('the tracking comment', () => {
   })
 
   it("a re-run of one project's step is not confused by another project's comment on the same issue", async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api } = await agentApi({ run: { activePolls: 0, final: { status: 'failed' } } })
     const server = await serve((req, res, index) => {
       if (req.url?.startsWith('/v2/agent/other-project/')) return sendJson(res, 502, { error: 'Bad gateway' })
@@ -633,7 +619,7 @@ describe('the tracking comment', () => {
   })
 
   it('a re-run soon after a follow-up that has not shown yet waits for it, and does not send it again', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { api, server } = await agentApi({
       existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
       followUpLag: { polls: 1000 }
@@ -648,7 +634,7 @@ describe('the tracking comment', () => {
   })
 
   it('a cancel just after the job started still leaves the comment, and a re-run waits for that job', async () => {
-    const github = await fakeGitHub({ latencyMs: 100 })
+    const github = await servers.github({ latencyMs: 100 })
     const { api, server } = await agentApi({ run: { activeForMs: 60_000, final: { status: 'completed' } } })
     const inputs = { prompt: 'Document /users', comment: 'true' }
     const first = await run(server, inputs, {
@@ -669,7 +655,7 @@ describe('the tracking comment', () => {
   })
 
   it('with wait: false, posts the comment saying the job started, before the step ends', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { server } = await agentApi()
     const result = await run(server, { prompt: 'Document /users', comment: 'true', wait: 'false' }, withGitHub(github))
     expect(result.exitCode).toBe(0)
@@ -682,7 +668,7 @@ describe('the tracking comment', () => {
   })
 
   it('a cancelled run edits the comment: cancelled, and the job may still be running', async () => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { server } = await agentApi({ run: { activeForMs: 60_000, final: { status: 'completed' } } })
     let signalled = 0
     const result = await run(
@@ -717,7 +703,7 @@ describe('the tracking comment', () => {
   ])(
     'a run cancelled while GitHub is slow to record %s ends at once, with its outputs and summary, sending nothing',
     async (_, method, inputs) => {
-      const github = await fakeGitHub({
+      const github = await servers.github({
         // GitHub takes 20 s over the write that records the request, or the search before it.
         intercept: (call, _req, res) => {
           if (!call.startsWith(`${method} /repos/`)) return false
@@ -755,7 +741,7 @@ describe('the tracking comment', () => {
       56
     ]
   ])('works on %s events', async (eventName, event, number) => {
-    const github = await fakeGitHub()
+    const github = await servers.github()
     const { server } = await agentApi()
     const result = await run(
       server,

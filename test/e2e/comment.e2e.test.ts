@@ -1,7 +1,8 @@
 // The bundled action with `comment: true`, against loopback servers playing the admin API and GitHub's REST API.
-import { afterAll, describe, expect, it } from 'vitest'
-import { playJob, type RunningServer, startServer } from '../../sim/admin-api.ts'
-import { type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from '../../sim/github-api.ts'
+import { describe, expect, it } from 'vitest'
+import { playJob, type RunningServer } from '../../sim/admin-api.ts'
+import type { FakeGitHub, FakeGitHubOptions } from '../../sim/github-api.ts'
+import { loopback } from './support/loopback.ts'
 import { runAction } from './support/run-bundle.ts'
 import { expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
@@ -11,10 +12,7 @@ const PR = 'https://github.com/acme/docs/pull/77'
 const ISSUE_EVENT = { action: 'opened', issue: { number: 12, title: 'Document the new API' } }
 const PULL_EVENT = { action: 'opened', number: 34, pull_request: { number: 34 } }
 
-const cleanups: (() => Promise<void>)[] = []
-afterAll(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
-})
+const servers = loopback()
 
 interface Scenario {
   readonly jobId?: string
@@ -27,7 +25,7 @@ interface Scenario {
 
 async function setUp(scenario: Scenario = {}): Promise<{ api: RunningServer; github: FakeGitHub }> {
   const jobId = scenario.jobId ?? 'job-1'
-  const api = await startServer(
+  const api = await servers.serve(
     playJob({
       projectId: 'proj',
       jobId,
@@ -36,11 +34,7 @@ async function setUp(scenario: Scenario = {}): Promise<{ api: RunningServer; git
       final: scenario.final ?? { status: 'completed', prLink: PR }
     })
   )
-  const github = await startFakeGitHub(scenario.github)
-  cleanups.push(
-    () => api.close(),
-    () => github.close()
-  )
+  const github = await servers.github(scenario.github)
   return { api, github }
 }
 
@@ -141,10 +135,9 @@ describe('comment: true', () => {
     const first = await setUp({ jobId: 'job-a' })
     const github = first.github
     await runWithComment(first.api, github, { jobId: 'job-a' })
-    const second = await startServer(
+    const second = await servers.serve(
       playJob({ projectId: 'proj', jobId: 'job-b', apiKey: KEY, final: { status: 'failed' } })
     )
-    cleanups.push(() => second.close())
     await runWithComment(second, github, { jobId: 'job-b' })
     expect(github.comments.map((comment) => comment.body.split('\n')[0]?.split(' ').slice(0, 3).join(' '))).toEqual([
       '<!-- wait-for-mintlify-agent-job: job-a',

@@ -5,9 +5,10 @@ import { readFile } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
 import { startProxy } from '../../sim/loopback-proxy.ts'
+import { loopback } from './support/loopback.ts'
 import { type ActionRun, runAction } from './support/run-bundle.ts'
 import { isLoopbackHost } from '../../src/transport/loopback.ts'
 import { once, whenLogged } from './support/triggers.ts'
@@ -25,10 +26,8 @@ const INPUTS = {
   'max-poll-interval': '400ms'
 }
 
-const cleanups: (() => Promise<void>)[] = []
-afterAll(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
-})
+const servers = loopback()
+const { serve, track } = servers
 
 const completed = (res: ServerResponse): void => {
   sendJson(res, 200, jobBody(STORY, 'completed', PR))
@@ -43,12 +42,6 @@ function inTurn(...responders: Respond[]): Respond {
     const respond = responders[Math.min(index, responders.length - 1)]
     return respond ? respond(req, res, index) : completed(res)
   }
-}
-
-async function serve(respond: Respond): Promise<RunningServer> {
-  const server = await startServer(respond)
-  cleanups.push(() => server.close())
-  return server
 }
 
 async function run(
@@ -165,7 +158,7 @@ describe('transient faults are retried, then the job is reported', () => {
               { port }
             )
           )
-          .then((server) => cleanups.push(() => server.close()))
+          .then(track)
       }
     })
     expect(result.exitCode).toBe(0)
@@ -436,10 +429,8 @@ describe('proxies', () => {
     )
     const server = await startServer((_req, res) => completed(res), { tls: { key: key ?? '', cert: cert ?? '' } })
     const proxy = await startProxy()
-    cleanups.push(
-      () => server.close(),
-      () => proxy.close()
-    )
+    track(server)
+    track(proxy)
     const baseUrl = `https://api.mintlify.test:${new URL(server.url).port}`
     return { server, proxy, baseUrl, env: { NODE_EXTRA_CA_CERTS: join(FIXTURES, 'loopback-cert.pem') } }
   }
@@ -487,7 +478,7 @@ describe('proxies', () => {
       })
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
+    track({ close: () => new Promise<void>((resolve) => proxy.close(() => resolve())) })
     return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, connects: () => connects }
   }
 
@@ -546,7 +537,7 @@ describe('proxies', () => {
   it.each(['127.0.0.1', 'localhost'])('never sends a loopback base-url (%s) through a proxy', async (host) => {
     const server = await serve((_req, res) => completed(res))
     const proxy = await startProxy()
-    cleanups.push(() => proxy.close())
+    track(proxy)
     const url = `http://${host}:${new URL(server.url).port}`
     const result = await run(
       { url },

@@ -1,7 +1,8 @@
 // Hostile admin API answers: nothing they say becomes a workflow command, a line break in an output, a second request
 // that changes something, or a secret shown.
+import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { sendJson } from '../../sim/admin-api.ts'
+import { type Respond, sendJson } from '../../sim/admin-api.ts'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
 import { loopback } from './support/loopback.ts'
 import { type ActionRun, runAction } from './support/run-bundle.ts'
@@ -22,6 +23,21 @@ function commandLinesFromOutside(run: ActionRun): string[] {
       (line) =>
         /^::(error|add-mask|stop-commands|warning)::(injected|docs|u2028)/.test(line) || /^::stop-commands::/.test(line)
     )
+}
+
+/** A job that completes with a pull request, and a preview API that answers the trigger and the build status so. */
+function completedWithPreview(trigger: (res: ServerResponse) => void, status: (res: ServerResponse) => void): Respond {
+  const api = simulateAgentApi({
+    projectId: PROJECT,
+    apiKey: KEY,
+    run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
+  })
+  return (req, res, index) => {
+    const url = req.url ?? ''
+    if (req.method === 'POST' && url.startsWith('/v1/project/preview/')) return trigger(res)
+    if (url.startsWith('/v1/project/update-status/')) return status(res)
+    return api.respond(req, res, index)
+  }
 }
 
 async function runAgainst(
@@ -188,23 +204,16 @@ describe('hostile admin API answers', () => {
   })
 
   it('the older ##[command] form, which the runner reads anywhere in a line, never reaches the log whole', async () => {
-    const api = simulateAgentApi({
-      projectId: PROJECT,
-      apiKey: KEY,
-      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
-    })
     const { result } = await runAgainst(
-      (req, res, index) => {
-        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/'))
-          return sendJson(res, 202, { statusId: 'status-1', previewUrl: 'https://acme.mintlify.app/' })
-        if ((req.url ?? '').startsWith('/v1/project/update-status/'))
-          return sendJson(res, 200, {
+      completedWithPreview(
+        (res) => sendJson(res, 202, { statusId: 'status-1', previewUrl: 'https://acme.mintlify.app/' }),
+        (res) =>
+          sendJson(res, 200, {
             status: 'failure',
             summary: 'x ##[warning]Forged warning',
             logs: ['line ##[error title=Security]Rotate your key at evil.example', 'z ##[stop-commands]pwned']
           })
-        return api.respond(req, res, index)
-      },
+      ),
       { prompt: 'Fix docs ##[set-output name=prLink;]https://evil.example/pr', preview: 'true' }
     )
     expect(result.stdout).toContain('Rotate your key at evil.example')
@@ -218,19 +227,11 @@ describe('hostile admin API answers', () => {
     ['a user name and password', 'https://admin:hunter2@evil.example/login'],
     ['more than can be shown whole', `https://evil.example/${'x'.repeat(5000)}`]
   ])('preview: a previewUrl with %s is neither output nor shown', async (_, previewUrl) => {
-    const api = simulateAgentApi({
-      projectId: PROJECT,
-      apiKey: KEY,
-      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
-    })
     const { result } = await runAgainst(
-      (req, res, index) => {
-        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/'))
-          return sendJson(res, 202, { statusId: 'status-1', previewUrl })
-        if ((req.url ?? '').startsWith('/v1/project/update-status/'))
-          return sendJson(res, 200, { status: 'success', summary: 'Deployed', logs: [] })
-        return api.respond(req, res, index)
-      },
+      completedWithPreview(
+        (res) => sendJson(res, 202, { statusId: 'status-1', previewUrl }),
+        (res) => sendJson(res, 200, { status: 'success', summary: 'Deployed', logs: [] })
+      ),
       { prompt: 'Go', preview: 'true' }
     )
     expect(result.outputs['preview-status']).toBe('success')
@@ -239,43 +240,34 @@ describe('hostile admin API answers', () => {
   })
 
   it('preview: a 202 without statusId, and a javascript: previewUrl', async () => {
-    const api = simulateAgentApi({
-      projectId: PROJECT,
-      apiKey: KEY,
-      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
-    })
     let triggers = 0
+    let statusReads = 0
     const { result } = await runAgainst(
-      (req, res, index) => {
-        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/')) {
+      completedWithPreview(
+        (res) => {
           triggers += 1
-          return sendJson(res, 202, { previewUrl: 'javascript:alert(1)' })
+          sendJson(res, 202, { previewUrl: 'javascript:alert(1)' })
+        },
+        (res) => {
+          statusReads += 1
+          sendJson(res, 404, { error: 'Status not found' })
         }
-        return api.respond(req, res, index)
-      },
+      ),
       { prompt: 'Go', preview: 'true' }
     )
     expect(triggers).toBe(1)
+    expect(statusReads).toBe(0)
     expect(result.outputs['preview-status']).toBe('error')
     expect(result.outputs['preview-url']).toBe('')
     expect(result.stdout).not.toContain('javascript:')
   })
 
   it('preview: a build status that is 404 for the whole wait is not reported as "still queued"', async () => {
-    const api = simulateAgentApi({
-      projectId: PROJECT,
-      apiKey: KEY,
-      run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
-    })
     const { result } = await runAgainst(
-      (req, res, index) => {
-        if (req.method === 'POST' && (req.url ?? '').startsWith('/v1/project/preview/')) {
-          return sendJson(res, 202, { statusId: 'status-1', previewUrl: 'https://acme.mintlify.app/' })
-        }
-        if ((req.url ?? '').startsWith('/v1/project/update-status/'))
-          return sendJson(res, 404, { error: 'Status not found' })
-        return api.respond(req, res, index)
-      },
+      completedWithPreview(
+        (res) => sendJson(res, 202, { statusId: 'status-1', previewUrl: 'https://acme.mintlify.app/' }),
+        (res) => sendJson(res, 404, { error: 'Status not found' })
+      ),
       { prompt: 'Go', preview: 'true', timeout: '2s' }
     )
     expect(result.outputs['preview-status']).toBe('building')

@@ -5,20 +5,18 @@ import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { startServer } from '../../sim/admin-api.ts'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
 import { startProxy } from '../../sim/loopback-proxy.ts'
 import { readActionMetadata, ROOT } from '../../sim/run-action.ts'
+import { loopback } from './support/loopback.ts'
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
 const KEY = 'mint_local_action_key'
 const PR = 'https://github.com/acme/docs/pull/31'
 
-const cleanups: (() => Promise<void>)[] = []
-afterAll(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
-})
+const servers = loopback()
 
 it('runs under local-action with only the required inputs and a prompt, and reports every output', async () => {
   const [key, cert] = await Promise.all(
@@ -32,11 +30,9 @@ it('runs under local-action with only the required inputs and a prompt, and repo
   const api = await startServer(agents.respond, { tls: { key: key ?? '', cert: cert ?? '' } })
   const proxy = await startProxy({ routes: { 'api.mintlify.com:443': new URL(api.url).host } })
   const dir = await mkdtemp(join(tmpdir(), 'local-action-'))
-  cleanups.push(
-    () => api.close(),
-    () => proxy.close(),
-    () => rm(dir, { recursive: true, force: true })
-  )
+  servers.track(api)
+  servers.track(proxy)
+  servers.track({ close: () => rm(dir, { recursive: true, force: true }) })
 
   const required = Object.entries((await readActionMetadata()).inputs).filter(([, input]) => input.required)
   expect(required.map(([name]) => name).sort()).toEqual(['api-key', 'project-id'])

@@ -4,9 +4,10 @@ import { writeFile } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
-import { type FakeGitHubOptions, startFakeGitHub } from '../../sim/github-api.ts'
+import { describe, expect, it } from 'vitest'
+import { jobBody, type Respond, sendJson } from '../../sim/admin-api.ts'
+import type { FakeGitHubOptions } from '../../sim/github-api.ts'
+import { loopback } from './support/loopback.ts'
 import { type ActionRun, runAction, type RunOptions } from './support/run-bundle.ts'
 import { once } from './support/triggers.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
@@ -24,16 +25,8 @@ const INPUTS = {
 }
 const ISSUE_EVENT = { action: 'opened', issue: { number: 12, title: 'Docs' } }
 
-const cleanups: (() => Promise<void>)[] = []
-afterAll(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
-})
-
-async function serve(respond: Respond): Promise<RunningServer> {
-  const server = await startServer(respond)
-  cleanups.push(() => server.close())
-  return server
-}
+const servers = loopback()
+const { serve } = servers
 
 function run(
   server: { url: string },
@@ -122,10 +115,9 @@ describe('the key is never shown', () => {
 
   it('not in the comment-url output, when GitHub echoes the token in html_url', async () => {
     const api = await serve((_req, res) => completed(res))
-    const github = await startFakeGitHub({
+    const github = await servers.github({
       htmlUrl: (comment) => `https://github.com/acme/docs/issues/12?t=${TOKEN.toUpperCase()}#issuecomment-${comment.id}`
     })
-    cleanups.push(() => github.close())
     const result = await run(
       api,
       { comment: 'true' },
@@ -400,8 +392,7 @@ describe('the GitHub side', () => {
     inputs: Record<string, string> = {}
   ) {
     const api = await serve((_req, res) => completed(res))
-    const fake = await startFakeGitHub(github)
-    cleanups.push(() => fake.close())
+    const fake = await servers.github(github)
     const result = await run(
       api,
       { comment: 'true', ...inputs },

@@ -32,6 +32,25 @@ function shown(text: string, secret: string): string[] {
     .filter((line) => line.toLowerCase().includes(secret.toLowerCase()) && !line.startsWith('::add-mask::'))
 }
 
+/** A run that starts a job on issue #12 and keeps its tracking comment there. */
+function runTracked(baseUrl: string, githubUrl: string, inputs: Record<string, string> = {}) {
+  return runAction({
+    inputs: {
+      'project-id': PROJECT,
+      'api-key': KEY,
+      'base-url': baseUrl,
+      prompt: 'Go',
+      'poll-interval': '50ms',
+      comment: 'true',
+      ...inputs
+    },
+    eventName: 'issues',
+    event: { action: 'opened', issue: { number: 12 } },
+    githubToken: TOKEN,
+    env: { GITHUB_API_URL: githubUrl }
+  })
+}
+
 describe('secrets in URLs', () => {
   it('a prLink that splits the key with a tab or line break (removed by URL parsing) never shows the key', async () => {
     const split = `${KEY.slice(0, 10)}\t${KEY.slice(10)}`
@@ -44,20 +63,7 @@ describe('secrets in URLs', () => {
       })
     })
     const github = await servers.github()
-    const run = await runAction({
-      inputs: {
-        'project-id': PROJECT,
-        'api-key': KEY,
-        'base-url': server.url,
-        prompt: 'Go',
-        'poll-interval': '50ms',
-        comment: 'true'
-      },
-      eventName: 'issues',
-      event: { action: 'opened', issue: { number: 12 } },
-      githubToken: TOKEN,
-      env: { GITHUB_API_URL: github.url }
-    })
+    const run = await runTracked(server.url, github.url)
     const comments = github.comments.map((comment) => comment.body)
     expect(whereShown(run, KEY, comments)).toEqual([])
   })
@@ -78,21 +84,7 @@ describe('secrets in URLs', () => {
       return api.respond(req, res, index)
     })
     const github = await servers.github()
-    const run = await runAction({
-      inputs: {
-        'project-id': PROJECT,
-        'api-key': KEY,
-        'base-url': server.url,
-        prompt: 'Go',
-        'poll-interval': '50ms',
-        preview: 'true',
-        comment: 'true'
-      },
-      eventName: 'issues',
-      event: { action: 'opened', issue: { number: 12 } },
-      githubToken: TOKEN,
-      env: { GITHUB_API_URL: github.url }
-    })
+    const run = await runTracked(server.url, github.url, { preview: 'true' })
     const comments = github.comments.map((comment) => comment.body)
     expect(whereShown(run, KEY, comments)).toEqual([])
   })
@@ -106,20 +98,7 @@ describe('secrets in URLs', () => {
       htmlUrl: (comment) =>
         `https://github.com/acme/docs/issues/12?t=${TOKEN.slice(0, 8)}\t${TOKEN.slice(8)}#issuecomment-${comment.id}`
     })
-    const run = await runAction({
-      inputs: {
-        'project-id': PROJECT,
-        'api-key': KEY,
-        'base-url': server.url,
-        prompt: 'Go',
-        'poll-interval': '50ms',
-        comment: 'true'
-      },
-      eventName: 'issues',
-      event: { action: 'opened', issue: { number: 12 } },
-      githubToken: TOKEN,
-      env: { GITHUB_API_URL: github.url }
-    })
+    const run = await runTracked(server.url, github.url)
     expect(
       whereShown(
         run,

@@ -5,13 +5,14 @@ import { type Respond, type RunningServer, startServer } from '../../../sim/admi
 import { type AgentApi, type AgentApiOptions, simulateAgentApi } from '../../../sim/agent-api.ts'
 import { type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from '../../../sim/github-api.ts'
 
+/** Closures, not methods: a test may take them apart (`const { serve } = loopback()`). */
 export interface Loopback {
-  serve(respond: Respond): Promise<RunningServer>
+  readonly serve: (respond: Respond) => Promise<RunningServer>
   /** The simulated admin API's agent jobs, served. */
-  agentApi(options: AgentApiOptions): Promise<{ api: AgentApi; server: RunningServer }>
-  github(options?: FakeGitHubOptions): Promise<FakeGitHub>
+  readonly agentApi: (options: AgentApiOptions) => Promise<{ api: AgentApi; server: RunningServer }>
+  readonly github: (options?: FakeGitHubOptions) => Promise<FakeGitHub>
   /** Closes this too when the file ends. */
-  track(closable: { close(): Promise<void> }): void
+  readonly track: (closable: { close(): Promise<void> }) => void
 }
 
 export function loopback(): Loopback {
