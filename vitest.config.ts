@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config'
+import { BundleAwareSequencer } from './test/support/sequencer.ts'
 
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/tally-reporter.ts'],
+    sequence: { sequencer: BundleAwareSequencer },
     // The end-to-end files spend most of their time waiting on timers and child processes, not on the CPU.
     maxWorkers: 3,
     projects: [

@@ -33,18 +33,20 @@ async function build(): Promise<void> {
   }
 }
 
-async function upToDate(hash: string): Promise<string | undefined> {
-  for (const folder of [DIST, TEST_BUNDLE]) if (await isBuildOf(folder, hash)) return folder
-  return undefined
+/** The bundle already built from these sources (or the one ACTION_BUNDLE names), if any, and the sources' hash. */
+export async function readyBundle(): Promise<{ readonly folder: string | undefined; readonly hash: string }> {
+  const given = process.env['ACTION_BUNDLE']
+  if (given) return { folder: resolve(given), hash: '' }
+  const hash = await sourceHash()
+  for (const folder of [DIST, TEST_BUNDLE]) if (await isBuildOf(folder, hash)) return { folder, hash }
+  return { folder: undefined, hash }
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  const given = process.env['ACTION_BUNDLE']
-  const hash = given ? '' : await sourceHash()
-  const ready = given ? resolve(given) : await upToDate(hash)
-  project.provide('bundleEntry', join(ready ?? TEST_BUNDLE, 'index.js'))
-  project.provide('bundleBuilding', ready === undefined ? hash : '')
-  if (ready !== undefined) return undefined
+  const { folder, hash } = await readyBundle()
+  project.provide('bundleEntry', join(folder ?? TEST_BUNDLE, 'index.js'))
+  project.provide('bundleBuilding', folder === undefined ? hash : '')
+  if (folder !== undefined) return undefined
   await rm(BUILD_FAILURE, { force: true })
   const building = build()
   return () => building
