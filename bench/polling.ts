@@ -1,8 +1,9 @@
 // Polling efficiency on a simulated clock, with the action's own poller and schedule: requests made and
 // detection lag (when the step notices, minus when the job ended), next to fixed-interval pollers.
 import { parseJob } from '../src/admin-api/agent-job.ts'
-import type { PollResult } from '../src/admin-api/poll-answer.ts'
-import { waitForJob } from '../src/step/wait-for-job.ts'
+import type { PollResult } from '../src/admin-api/job-answers.ts'
+import { waitForJob } from '../src/wait/job-wait.ts'
+import { settingsOf } from '../sim/settings.ts'
 import { simulatedClock } from '../sim/simulated-clock.ts'
 
 /** The schedule's inputs at action.yml's defaults, with a timeout past every job measured. */
@@ -44,7 +45,13 @@ export async function simulateAction(
 ): Promise<Wait> {
   const clock = simulatedClock(random)
   const fetchJob = () => Promise.resolve(clock.now() >= durationMs ? COMPLETED : ACTIVE)
-  const result = await waitForJob({ ...options, fetchJob, clock })
+  const settings = settingsOf({
+    'base-url': 'http://127.0.0.1',
+    'poll-interval': `${options.pollIntervalMs}ms`,
+    'max-poll-interval': `${options.maxPollIntervalMs}ms`,
+    'request-timeout': `${options.requestTimeoutMs}ms`
+  })
+  const result = await waitForJob({ settings, fetchJob, clock, startedAt: 0, deadline: options.timeoutMs })
   return { requests: result.polls, lagMs: result.elapsedMs - durationMs, lengthMs: durationMs }
 }
 

@@ -1,9 +1,10 @@
 // Memory over thousands of polls: the action's own client and poller against a loopback server, in this
 // process, with the heap measured after a full garbage collection early on and again at the end.
 import { createAdminApi } from '../src/admin-api/client.ts'
-import { waitForJob } from '../src/step/wait-for-job.ts'
-import { createHttp } from '../src/transport/dispatcher.ts'
+import { openTransport } from '../src/transport/transport.ts'
+import { waitForJob } from '../src/wait/job-wait.ts'
 import { jobBody, sendJson, startServer } from '../sim/admin-api.ts'
+import { settingsOf } from '../sim/settings.ts'
 
 export interface SoakFigures {
   readonly polls: number
@@ -25,7 +26,7 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     },
     { record: false }
   )
-  const http = createHttp({ http: undefined, https: undefined, noProxy: '' })
+  const opened = openTransport([], { http: undefined, https: undefined, noProxy: '' }, new AbortController().signal)
   const figures = { heapEarlyBytes: 0, heapLateBytes: 0, rssEarlyBytes: 0, rssLateBytes: 0 }
   const snapshot = (): { heap: number; rss: number } => {
     collect()
@@ -33,27 +34,29 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     return { heap: usage.heapUsed, rss: usage.rss }
   }
   try {
-    const transport = {
-      dispatcher: http.dispatcher,
-      userAgent: 'bench',
-      redact: (text: string) => text,
-      cancelSignal: new AbortController().signal
-    }
-    const api = createAdminApi(
-      transport,
-      { baseUrl: new URL(server.url), apiKey: story.apiKey, projectId: story.projectId },
-      'https://github.com'
-    )
-    const options = { pollIntervalMs: 1, maxPollIntervalMs: 1, timeoutMs: 600_000, requestTimeoutMs: 5000 }
+    const settings = settingsOf({
+      'base-url': server.url,
+      'api-key': story.apiKey,
+      'project-id': story.projectId,
+      'poll-interval': '1ms',
+      'max-poll-interval': '1ms',
+      'request-timeout': '5s'
+    })
+    const api = createAdminApi(settings, opened.transport, 'https://github.com')
     const clock = {
       now: () => performance.now(),
+      date: Date.now,
       random: Math.random,
-      sleep: () => new Promise<void>((resolve) => setImmediate(resolve))
+      sleep: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      cancelled: () => false
     }
+    const startedAt = clock.now()
     const result = await waitForJob({
-      ...options,
+      settings,
       fetchJob: (timeoutMs) => api.getJob(story.jobId, timeoutMs),
       clock,
+      startedAt,
+      deadline: startedAt + 600_000,
       onEvent: (event) => {
         if (event.kind !== 'poll') return
         if (event.poll === early) ({ heap: figures.heapEarlyBytes, rss: figures.rssEarlyBytes } = snapshot())
@@ -63,7 +66,7 @@ export async function measureSoak(polls = 5000, early = 500): Promise<SoakFigure
     if (result.kind !== 'completed') throw new Error(`the soak ended ${result.kind}`)
     return { polls: result.polls, ...figures }
   } finally {
-    await http.close()
+    await opened.close()
     await server.close()
   }
 }

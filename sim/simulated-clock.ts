@@ -1,4 +1,4 @@
-import type { Clock } from '../src/step/clock.ts'
+import type { Clock } from '../src/wait/retry.ts'
 
 /** A clock that advances only when slept on, so a 30-minute wait runs in microseconds. */
 export interface SimulatedClock extends Clock {
@@ -6,10 +6,12 @@ export interface SimulatedClock extends Clock {
   advance(ms: number): void
 }
 
-export function simulatedClock(random: () => number = Math.random): SimulatedClock {
+/** `cancelled` says whether the run is cancelled; by default it never is. */
+export function simulatedClock(random: () => number = Math.random, cancelled = () => false): SimulatedClock {
   let now = 0
   return {
     now: () => now,
+    date: () => now,
     sleep: (ms) => {
       now += ms
       return Promise.resolve()
@@ -17,6 +19,7 @@ export function simulatedClock(random: () => number = Math.random): SimulatedClo
     advance: (ms) => {
       now += ms
     },
-    random
+    random,
+    cancelled
   }
 }

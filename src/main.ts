@@ -1,14 +1,13 @@
 // The action's entry point: read the inputs, set up HTTP and cancellation, run the step, and always finish the
 // outputs. local-action runs this file; src/index.ts calls run() for the bundle.
 import * as core from '@actions/core'
-import { cancelOnSignals, exitCancelledStep } from './runner/cancellation.ts'
-import { readRunnerEnvironment } from './runner/environment.ts'
-import { coreRunnerIo } from './runner/runner-io.ts'
-import { readSettings, type Settings } from './runner/settings/settings.ts'
-import { runStep } from './step/run-step.ts'
-import { cancelGraceMs } from './step/time-budgets.ts'
-import { type OpenTransport, openTransport } from './transport/open-transport.ts'
-import { errorMessage } from './text/error-message.ts'
+import { readSettings, type Settings } from './inputs/settings.ts'
+import { cancelOnSignals, exitCancelledStep, readRunnerEnvironment } from './runner/environment.ts'
+import { coreRunnerIo } from './runner/io.ts'
+import { runStep } from './step.ts'
+import { type OpenTransport, openTransport } from './transport/transport.ts'
+import { errorMessage } from './text/untrusted.ts'
+import { cancelGraceMs } from './wait/retry.ts'
 
 /** Runs the action; never throws: a failure is reported with core.setFailed. */
 export async function run(): Promise<void> {
@@ -22,7 +21,7 @@ export async function run(): Promise<void> {
     await runner.cannotStart(errorMessage(error))
     return
   }
-  const cancelSignal = cancelOnSignals(cancelGraceMs(settings.comment))
+  const cancelSignal = cancelOnSignals(cancelGraceMs(settings.githubUse.comment))
   try {
     opened = openTransport([settings.apiKey, settings.githubToken], environment.proxies, cancelSignal)
   } catch (error) {

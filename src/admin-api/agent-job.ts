@@ -1,16 +1,9 @@
 // An agent job as the admin API returns it, narrowed from untrusted JSON once, at the edge. Decisions are made on
 // the parsed data as the API sent it; every text kept for showing is redacted here, so nothing past this file can
 // show a secret the API echoed.
-import type { Redact } from '../text/redact.ts'
-import { pathSegmentProblem } from '../text/path-segment.ts'
-import { forLog } from '../text/untrusted-text.ts'
-import { checkPrLink, type PullRequestLink } from './pull-request-link.ts'
-
-/** The statuses after which a job no longer changes. */
-export const TERMINAL_STATUSES = ['completed', 'archived', 'failed'] as const
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number]
-/** Every status the API's contract lists. */
-const KNOWN_STATUSES: readonly string[] = ['active', ...TERMINAL_STATUSES]
+import { isTerminal } from '../text/outcome.ts'
+import { type Redact, redactedDeep } from '../text/redact.ts'
+import { forLog, httpUrl, pathSegmentProblem, shownHttpUrl } from '../text/untrusted.ts'
 
 export interface AgentJob {
   /** Exactly as the API gave it: an id is never redacted (it would stop naming the job), and one holding a secret is refused. */
@@ -43,10 +36,6 @@ export interface JobExpectations {
   readonly githubHosts: ReadonlySet<string>
   /** Replaces secrets in what is kept for showing; none when not given. */
   readonly redact?: Redact
-}
-
-export function isTerminal(status: string): status is TerminalStatus {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status)
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -101,7 +90,7 @@ export function parseJob(body: unknown, expected: JobExpectations): ParsedJob {
     return { kind: 'invalid', reason: `"prLink" is ${typeName(prLink)}, not a string` }
   }
   const normalized = status.trim().toLowerCase()
-  const knownStatus = KNOWN_STATUSES.includes(normalized)
+  const knownStatus = normalized === 'active' || isTerminal(normalized)
   return {
     kind: 'job',
     job: {
@@ -148,16 +137,66 @@ function descriptiveFields(body: Record<string, unknown>, redact: Redact) {
     createdAt: text(body, 'createdAt'),
     archivedAt: nullableText(body, 'archivedAt'),
     ignored,
-    body: redactJson(body, redact) as Record<string, unknown>
+    body: redactedDeep(body, redact) as Record<string, unknown>
   }
 }
 
-/** A copy of decoded JSON with every string (keys too) redacted. */
-function redactJson(value: unknown, redact: Redact): unknown {
-  if (typeof value === 'string') return redact(value)
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, redact))
-  if (isRecord(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactJson(item, redact)]))
+interface PullRequestRef {
+  /** `owner/name`. */
+  readonly repository: string
+  readonly number: number
+}
+
+/** A job's `prLink`, checked once where the job is parsed; everything downstream uses this result. */
+export type PullRequestLink =
+  /** No pull request (yet): the job is active, or the agent changed no files. */
+  | { readonly kind: 'none' }
+  /** An http(s) URL; `pullRequest` when it is a pull request's page on a GitHub host. */
+  | { readonly kind: 'link'; readonly url: URL; readonly pullRequest: PullRequestRef | undefined }
+  /** Not an http(s) URL that can be shown (see shownHttpUrl), so it is passed on nowhere. */
+  | { readonly kind: 'dropped'; readonly text: string }
+
+export function checkPrLink(
+  text: string | null | undefined,
+  githubHosts: ReadonlySet<string>,
+  redact: (text: string) => string
+): PullRequestLink {
+  if (!text) return { kind: 'none' }
+  const url = shownHttpUrl(text, redact)
+  if (!url) return { kind: 'dropped', text: redact(text) }
+  return {
+    kind: 'link',
+    url,
+    pullRequest: githubHosts.has(url.host.toLowerCase()) ? parsePullRequestPath(url.pathname) : undefined
   }
-  return value
+}
+
+/** github.com, and the host of the runner's own GitHub (GITHUB_SERVER_URL) for GitHub Enterprise Server. */
+export function githubHosts(serverUrl: string | undefined): ReadonlySet<string> {
+  const hosts = new Set(['github.com'])
+  const server = httpUrl(serverUrl)
+  if (server) hosts.add(server.host.toLowerCase())
+  return hosts
+}
+
+const PULL_PATH = /^\/([^/]+)\/([^/]+)\/pull\/([1-9]\d*)\/?$/
+
+/** `owner/name` and the number from a pull request's path, `/owner/name/pull/123`; undefined for anything else. */
+function parsePullRequestPath(path: string): PullRequestRef | undefined {
+  const match = PULL_PATH.exec(path)
+  if (!match) return undefined
+  const [, owner = '', name = '', digits = ''] = match
+  const number = Number(digits)
+  if (!Number.isSafeInteger(number)) return undefined
+  const [ownerName, repoName] = [safeDecode(owner), safeDecode(name)]
+  if (!ownerName || !repoName || !/^[\w.-]+$/.test(ownerName) || !/^[\w.-]+$/.test(repoName)) return undefined
+  return { repository: `${ownerName}/${repoName}`, number }
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return undefined
+  }
 }

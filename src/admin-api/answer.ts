@@ -1,8 +1,9 @@
-// The parts of an admin API answer that every operation reads alike: its JSON, its job, its error message, and the
-// refusals that mean the same whatever was asked (a redirect, a refused key).
+// The parts of an admin API answer that every operation reads alike: its JSON, its job, its error message, the
+// refusals that mean the same whatever was asked (a redirect, a refused key), a network failure in words, and how long
+// the API asked to wait.
 import type { Exchange, Headers } from '../transport/exchange.ts'
 import type { Redact } from '../text/redact.ts'
-import { forLog } from '../text/untrusted-text.ts'
+import { forLog } from '../text/untrusted.ts'
 import { type AgentJob, identityProblem, isRecord, parseJob, readJobId } from './agent-job.ts'
 
 /** A job body is a few hundred bytes; anything near this is not a job, and is not buffered. */
@@ -24,10 +25,10 @@ export interface AnswerContext {
   readonly hostNotFound: (reason: string) => string
 }
 
-const NOT_JSON = Symbol('not JSON')
+export const NOT_JSON = Symbol('not JSON')
 
-/** The body's JSON (a leading byte-order mark allowed), as sent; NOT_JSON if it is none. */
-function decodeJson(body: string): unknown {
+/** The body's JSON (a leading byte-order mark allowed), as sent; NOT_JSON if it is none. The one JSON decoder. */
+export function decodeJson(body: string): unknown {
   try {
     return JSON.parse(body.replace(/^\uFEFF/, '')) as unknown
   } catch {
@@ -117,4 +118,63 @@ export function refusalOfAnyRequest(answer: Answer, described: string, redact: R
 function locationOf(headers: Headers, redact: Redact): string {
   const location = headers['location']
   return typeof location === 'string' ? ` to ${forLog(redact(location))}` : ''
+}
+
+/** Network failures that happen before a request is sent: connecting was refused, or the name did not resolve. */
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT'
+])
+
+const NETWORK_ERRORS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset or closed mid-response',
+  UND_ERR_SOCKET: 'connection reset or closed mid-response',
+  EPIPE: 'connection closed while sending',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
+  EAI_AGAIN: 'DNS lookup failed temporarily',
+  ENOTFOUND: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable'
+}
+
+export const PROXY_AUTH_REQUIRED = 407
+
+/**
+ * The status a proxy gave instead of opening the tunnel to the API (undici's words for it), if that is what
+ * happened: then the request never left the proxy.
+ */
+export function proxyRefusal(code: string | undefined, message: string): number | undefined {
+  const match =
+    code === 'UND_ERR_ABORTED' ? /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message) : null
+  return match ? Number(match[1]) : undefined
+}
+
+export function proxyReason(status: number): string {
+  return status === PROXY_AUTH_REQUIRED
+    ? `the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required). Put the proxy's user and password in HTTPS_PROXY (http://user:password@proxy:port)`
+    : `the proxy could not open a tunnel to the API (HTTP ${status})`
+}
+
+/** `connection refused (ECONNREFUSED)`; `message` must be redacted and is shown only for an unknown code. */
+export function networkReason(code: string | undefined, message: string): string {
+  const known = code === undefined ? undefined : NETWORK_ERRORS[code]
+  const suffix = code === undefined ? '' : ` (${code})`
+  return known ? `${known}${suffix}` : `network error: ${forLog(message)}${suffix}`
+}
+
+/**
+ * Reads a `Retry-After` header: a number of seconds or an HTTP date. Returns the wait in milliseconds
+ * (never negative), or undefined when the header is absent or unreadable.
+ */
+export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim()
+  if (!value) return undefined
+  if (/^\d+$/.test(value)) return Number(value) * 1000
+  const date = Date.parse(value)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - nowMs)
 }

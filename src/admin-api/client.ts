@@ -1,20 +1,14 @@
-// The Mintlify admin API's three agent-job operations: get (polled), create and follow-up. Every answer is
-// redacted, decoded and classified at this edge; nothing past it sees raw API text.
+// The Mintlify admin API: the agent job's three operations, get (polled), create and follow-up, and the preview's
+// trigger and build status. Every answer is redacted, decoded and classified at this edge; nothing past it sees raw
+// API text.
+import type { Settings } from '../inputs/settings.ts'
 import { exchange, type HttpRequest } from '../transport/exchange.ts'
 import type { Transport } from '../transport/transport.ts'
-import { forLog } from '../text/untrusted-text.ts'
+import { forLog } from '../text/untrusted.ts'
+import { githubHosts as githubHostsOf } from './agent-job.ts'
 import { MAX_BODY_BYTES } from './answer.ts'
-import { classifyPoll, type PollResult } from './poll-answer.ts'
-import { githubHosts as githubHostsOf } from './pull-request-link.ts'
-import { type BuildPoll, classifyBuildPoll, classifyTrigger, type TriggerResult } from './preview-answer.ts'
-import { classifySubmit, type SubmitResult } from './submit-answer.ts'
-
-export interface AdminApiSettings {
-  /** The API's root, e.g. https://api.mintlify.com. */
-  readonly baseUrl: URL
-  readonly projectId: string
-  readonly apiKey: string
-}
+import { classifyPoll, classifySubmit, type PollResult, type SubmitResult } from './job-answers.ts'
+import { type BuildPoll, classifyBuildPoll, classifyTrigger, type TriggerResult } from './preview-answers.ts'
 
 export interface AdminApi {
   /** `GET /v2/agent/{projectId}/job/{id}`, within `timeoutMs`. */
@@ -45,7 +39,7 @@ function hostNotFoundAdvice(baseUrl: URL): (reason: string) => string {
 }
 
 /** Requests to the API's root, with the key, as JSON, each within its own deadline. */
-function apiRequests(transport: Transport, settings: AdminApiSettings) {
+function apiRequests(settings: Settings, transport: Transport) {
   const { baseUrl } = settings
   const root = baseUrl.pathname.replace(/\/+$/, '')
   const headers = {
@@ -71,11 +65,7 @@ function apiRequests(transport: Transport, settings: AdminApiSettings) {
 }
 
 /** `serverUrl`: GITHUB_SERVER_URL, whose pull request URLs give `pr-number` and `pr-repository` (as github.com's do). */
-export function createAdminApi(
-  transport: Transport,
-  settings: AdminApiSettings,
-  serverUrl: string | undefined
-): AdminApi {
+export function createAdminApi(settings: Settings, transport: Transport, serverUrl: string | undefined): AdminApi {
   const { projectId, baseUrl } = settings
   const judged = {
     projectId,
@@ -83,7 +73,7 @@ export function createAdminApi(
     githubHosts: githubHostsOf(serverUrl),
     hostNotFound: hostNotFoundAdvice(baseUrl)
   }
-  const { at, get, post } = apiRequests(transport, settings)
+  const { at, get, post } = apiRequests(settings, transport)
   const job = (...segments: string[]): URL => at('v2', 'agent', projectId, 'job', ...segments)
   const submit = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) =>
     classifySubmit(await post(target, { prompt }, timeoutMs), timeoutMs, { ...judged, jobId, target, what })

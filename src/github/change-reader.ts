@@ -1,11 +1,10 @@
 // What GitHub says about a change, for the prompt's "What changed" section: a pull request's files (with their
-// diffs), or a push's compare (its commits and files). A read that fails leaves its part out, in our own words.
-import type { ChangeFetch } from '../context/change-facts.ts'
-import type { FetchedChanges } from '../context/fetched-changes.ts'
-import { countOf, fieldsOf, listOf } from '../context/payload-fields.ts'
-import { changedFilesOf, commitOf } from './change-entries.ts'
-import { httpStatusOf } from './github-failure.ts'
-import type { GitHubClient } from './octokit-client.ts'
+// diffs), or a push's compare (its commits and files), narrowed where they are read. A file without a usable name is
+// left out and counted; any other field of the wrong type is taken as missing. A read that fails leaves its part
+// out, in our own words.
+import type { ChangedFile, ChangeFetch, Commit, FetchedChanges, FileStatus } from './change.ts'
+import { type GitHubClient, httpStatusOf } from './client.ts'
+import { countOf, fieldsAt, fieldsOf, firstTextOf, listOf, textOf } from './fields.ts'
 
 /** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */
 const MOST_FILES = 300
@@ -89,5 +88,37 @@ async function readCompare(github: GitHubClient, fetch: ChangeFetch & { kind: 'c
     ...changedFilesOf(listOf(first['files']).slice(0, MOST_FILES)),
     commits: commits.slice(-LATEST_COMMITS),
     commitsTotal: total
+  }
+}
+
+const STATUSES: readonly FileStatus[] = ['added', 'removed', 'modified', 'renamed', 'copied', 'changed', 'unchanged']
+
+function changedFileOf(entry: unknown): ChangedFile | undefined {
+  const file = fieldsOf(entry)
+  const path = textOf(file['filename'])
+  if (path === '') return undefined
+  return {
+    path,
+    previousPath: textOf(file['previous_filename']) || undefined,
+    status: STATUSES.find((status) => status === file['status']) ?? 'changed',
+    additions: countOf(file['additions']),
+    deletions: countOf(file['deletions']),
+    patch: textOf(file['patch']) || undefined
+  }
+}
+
+/** The files GitHub listed, and how many of its entries had no usable name. */
+export function changedFilesOf(entries: readonly unknown[]): Pick<FetchedChanges, 'files' | 'filesUnusable'> {
+  const files = entries.map(changedFileOf).filter((file) => file !== undefined)
+  return { files, filesUnusable: entries.length - files.length }
+}
+
+/** A commit the compare API lists: its sha, message and author, each empty when not text. */
+export function commitOf(entry: unknown): Commit {
+  const commit = fieldsOf(entry)
+  return {
+    sha: textOf(commit['sha']),
+    message: textOf(fieldsAt(commit, 'commit')['message']),
+    author: firstTextOf(fieldsAt(commit, 'author')['login'], fieldsAt(commit, 'commit', 'author')['name'])
   }
 }

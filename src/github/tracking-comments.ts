@@ -1,17 +1,77 @@
 // The action's own tracking comments on one issue or pull request: found by their marker and their author, and
 // written (posted, or edited in place) one per job.
 import type { Redact } from '../text/redact.ts'
-import { shownHttpUrl } from '../text/untrusted-text.ts'
-import { type CommentView, fitComment } from './comment-body.ts'
-import type { CommentTarget } from './comment-target.ts'
-import { httpStatusOf } from './github-failure.ts'
-import type { GitHubClient } from './octokit-client.ts'
-import { isAuthor, loginOf } from './token-identity.ts'
-import { readMarker } from './tracking-marker.ts'
-import { lastReported, sameRequest, type TrackingState, UNKNOWN_JOB, withRequests } from './tracking-state.ts'
+import { shownHttpUrl } from '../text/untrusted.ts'
+import { type GitHubClient, httpStatusOf, isAuthor, loginOf } from './client.ts'
+import {
+  lastReported,
+  markerOf,
+  readMarker,
+  sameRequest,
+  type TrackingState,
+  UNKNOWN_JOB,
+  withoutOldestFollowUp,
+  withRequests
+} from './tracking-record.ts'
+
+/** Where to comment: an issue or pull request of the workflow's repository. */
+export interface CommentTarget {
+  readonly owner: string
+  readonly repo: string
+  readonly number: number
+  /** What the number names, when the event says; an explicit issue-number could be either. */
+  readonly noun: 'issue' | 'pull request' | 'issue or pull request'
+}
+
+interface TargetSource {
+  readonly issueNumber: number | undefined
+  readonly eventName: string
+  readonly payload: Record<string, unknown>
+  /** `owner/name`, from GITHUB_REPOSITORY. */
+  readonly repository: string
+}
+
+type ResolvedTarget =
+  { readonly kind: 'target'; readonly target: CommentTarget } | { readonly kind: 'none'; readonly reason: string }
+
+function numberField(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null || !('number' in value)) return undefined
+  return typeof value.number === 'number' && Number.isSafeInteger(value.number) && value.number > 0
+    ? value.number
+    : undefined
+}
+
+/**
+ * The issue or pull request to comment on: `issue-number` if given, else the one the event is about
+ * (`issues`, `issue_comment`, `pull_request`, `pull_request_target`, `pull_request_review`, ...).
+ */
+export function resolveCommentTarget(source: TargetSource): ResolvedTarget {
+  const [owner, repo] = source.repository.split('/')
+  if (!owner || !repo) return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
+  if (source.issueNumber !== undefined) {
+    return { kind: 'target', target: { owner, repo, number: source.issueNumber, noun: 'issue or pull request' } }
+  }
+  const issue = source.payload['issue']
+  const issueNumber = numberField(issue)
+  if (issueNumber !== undefined) {
+    // An issue_comment on a pull request carries the pull request as `issue`, marked by `pull_request`.
+    const isPull = typeof issue === 'object' && issue !== null && 'pull_request' in issue
+    return { kind: 'target', target: { owner, repo, number: issueNumber, noun: isPull ? 'pull request' : 'issue' } }
+  }
+  const pullNumber = numberField(source.payload['pull_request'])
+  if (pullNumber !== undefined)
+    return { kind: 'target', target: { owner, repo, number: pullNumber, noun: 'pull request' } }
+  return {
+    kind: 'none',
+    reason: `the "${source.eventName}" event that started this run is about no issue or pull request; set issue-number to say where to comment`
+  }
+}
+
+/** GitHub refuses a comment longer than this. */
+export const MAX_COMMENT_LENGTH = 65_536
 
 /** One of the action's own tracking comments. */
-export interface TrackedComment {
+export interface StoredComment {
   readonly id: number
   readonly state: TrackingState
   /** Its address, when GitHub gave an http(s) one. */
@@ -22,7 +82,8 @@ export interface CommentWrite {
   /** The comment to edit; undefined to post one (or, with `find`, to edit the job's own comment if it has one). */
   readonly commentId: number | undefined
   readonly state: TrackingState
-  readonly view: CommentView
+  /** The comment's text below its marker, for this state (which may be fitted to GitHub's limit first). */
+  readonly render: (state: TrackingState) => string
   /** Look on the issue for the job's own comment before posting one: a job started elsewhere, or followed up. */
   readonly find: boolean
   /** The time of this report, recorded in the marker. */
@@ -45,28 +106,27 @@ export type CommentResult =
 /** 100 comments a page: the action looks through 10,000 of an issue's comments, the newest first. */
 const MAX_COMMENT_PAGES = 100
 
-export interface TrackingCommentsOptions {
+export interface CommentStoreOptions {
   readonly target: CommentTarget
-  /** The workflow run's page, linked from each comment. */
-  readonly runUrl: string
   readonly redact: Redact
   readonly warning: (message: string) => void
 }
 
-export class TrackingComments {
-  readonly #options: TrackingCommentsOptions
+/** The action's own tracking comments on one issue or pull request. */
+export class CommentStore {
+  readonly #options: CommentStoreOptions
   #login: Promise<string> | undefined
   /** The tracking comments found or written so far, by job: an edit then needs no new search. */
-  readonly #known = new Map<string, TrackedComment>()
+  readonly #known = new Map<string, StoredComment>()
 
-  constructor(options: TrackingCommentsOptions) {
+  constructor(options: CommentStoreOptions) {
     this.#options = options
   }
 
   /** The action's own tracking comments (its marker, written by the token's own account), oldest report first. */
-  async list(github: GitHubClient): Promise<TrackedComment[]> {
+  async list(github: GitHubClient): Promise<StoredComment[]> {
     const me = await this.#me(github)
-    const own: TrackedComment[] = []
+    const own: StoredComment[] = []
     for await (const page of this.#newestPagesFirst(github)) {
       for (const comment of page) {
         // Only a comment that starts with the marker (a reply quoting ours starts with "> "), and only our own.
@@ -86,7 +146,7 @@ export class TrackingComments {
   /** Posts or edits a tracking comment; throws what GitHub threw. */
   async write(github: GitHubClient, write: CommentWrite): Promise<CommentResult> {
     const { commentId, state } = await this.#whereToWrite(github, write)
-    const fitted = fitComment({ ...state, reportedAt: write.at }, write.view, this.#options.runUrl)
+    const fitted = fitComment({ ...state, reportedAt: write.at }, write.render)
     if (fitted === undefined) {
       return {
         kind: 'warning',
@@ -201,6 +261,21 @@ type ListedComment = {
   readonly body?: string | null | undefined
   readonly html_url: string
   readonly user: { login?: string; type?: string } | null
+}
+
+/**
+ * The comment within the size GitHub allows, whatever the length of the ids and prompts: the oldest follow-ups are
+ * left out (and counted) until it fits. Undefined when even the first prompt alone does not fit.
+ */
+export function fitComment(
+  state: TrackingState,
+  render: (state: TrackingState) => string
+): { readonly body: string; readonly state: TrackingState } | undefined {
+  for (let fitting: TrackingState | undefined = state; fitting; fitting = withoutOldestFollowUp(fitting)) {
+    const body = `${markerOf(fitting)}\n${render(fitting)}`
+    if (body.length <= MAX_COMMENT_LENGTH) return { body, state: fitting }
+  }
+  return undefined
 }
 
 /** A write GitHub may have carried out although it did not say so: a 5xx, or no answer at all. */

@@ -10,7 +10,7 @@ import { jobBody, type Respond, type RunningServer, sendJson, startServer } from
 import { startProxy } from '../../sim/loopback-proxy.ts'
 import { loopback } from './support/loopback.ts'
 import { type ActionRun, runAction } from './support/run-bundle.ts'
-import { isLoopbackHost } from '../../src/transport/loopback.ts'
+import { isLoopbackHost } from '../../src/inputs/settings.ts'
 import { once, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 

@@ -1,8 +1,7 @@
 // Hostile GitHub answers: secrets echoed back, rate limits, endless pages and odd fields change nothing they should not.
 import { describe, expect, it } from 'vitest'
 import { sendJson } from '../../sim/admin-api.ts'
-import { markerOf } from '../../src/github/tracking-marker.ts'
-import { promptHash } from '../../src/github/tracking-state.ts'
+import { markerOf, promptHash } from '../../src/github/tracking-record.ts'
 import { warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { runAction } from './support/run-bundle.ts'

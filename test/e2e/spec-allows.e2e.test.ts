@@ -5,9 +5,14 @@ import { join } from 'node:path'
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { jobBody, sendJson } from '../../sim/admin-api.ts'
-import { renderComment } from '../../src/github/comment-body.ts'
-import { markerOf, readMarker } from '../../src/github/tracking-marker.ts'
-import { promptHash, type TrackedRequest, type TrackingState } from '../../src/github/tracking-state.ts'
+import {
+  markerOf,
+  promptHash,
+  readMarker,
+  type TrackedRequest,
+  type TrackingState
+} from '../../src/github/tracking-record.ts'
+import { renderComment } from '../../src/report/comment-body.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { type ActionRun, runAction, type RunOptions } from './support/run-bundle.ts'
@@ -303,7 +308,7 @@ describe('the tracking comment', () => {
     for (let n = 0; ; n++) {
       const kind = n === 0 ? 'start' : 'follow-up'
       const next = { ...state, requests: [...state.requests, request({ kind, run: String(n), project })] }
-      if (renderComment(next, { kind: 'active' }, 'https://x').length > 65_000) break
+      if (`${markerOf(next)}\n${renderComment(next, { kind: 'active' }, 'https://x')}`.length > 65_000) break
       state = next
     }
     const github = await servers.github({ existing: [{ issue: 12, user: BOT, body: tracking(state) }] })

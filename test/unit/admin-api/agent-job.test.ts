@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isTerminal, parseJob } from '../../../src/admin-api/agent-job.ts'
+import { parseJob } from '../../../src/admin-api/agent-job.ts'
+import { isTerminal } from '../../../src/text/outcome.ts'
 
 const valid = {
   id: 'job-1',

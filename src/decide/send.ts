@@ -1,0 +1,206 @@
+// Sending the prompt, as a new job or as a follow-up, under the rule that makes it safe: the request is recorded on the
+// tracking comment, as unsure, before it is sent; it is sent again only when the API surely did not act on it, and
+// never after it may have; once the answer says what happened, the record says so too, so that a re-run never sends
+// again a request that may have reached the API.
+import type { AgentJob } from '../admin-api/agent-job.ts'
+import type { SubmitResult } from '../admin-api/job-answers.ts'
+import { promptHash, type TrackedRequest } from '../github/tracking-record.ts'
+import type { Settings } from '../inputs/settings.ts'
+import type { TrackingComment } from '../report/tracking-comment.ts'
+import { formatDuration } from '../text/duration.ts'
+import { firstLine, forLog } from '../text/untrusted.ts'
+import { type Clock, retry } from '../wait/retry.ts'
+import type { Decision, StepSetup } from './decision.ts'
+
+export type PromptTarget = { readonly kind: 'start' } | { readonly kind: 'follow-up'; readonly jobId: string }
+
+/** The workflow run and its attempt, and the step (`GITHUB_JOB/GITHUB_ACTION`), recorded with each request. */
+export interface RunRecord {
+  readonly id: string
+  readonly attempt: number
+  readonly step: string
+}
+
+export async function sendPrompt(
+  setup: StepSetup,
+  run: RunRecord,
+  prompt: string,
+  target: PromptTarget,
+  comment: TrackingComment | undefined
+): Promise<Decision> {
+  const { settings, log } = setup
+  const project = `project "${forLog(settings.projectId)}"`
+  const job = target.kind === 'follow-up' ? `agent job "${forLog(target.jobId)}"` : undefined
+  log.info(
+    job === undefined
+      ? `Starting an agent job in ${project} with the prompt: ${firstLine(prompt, 100)}`
+      : `Sending a follow-up to ${job} in ${project}: ${firstLine(prompt, 100)}`
+  )
+  // The record and a re-run's search go by the prompt as the user wrote it, not the text read from GitHub.
+  const text = await setup.compose(prompt)
+  const request = trackedRequest(settings, run, setup.clock, prompt, target.kind)
+  await comment?.recordBeforeSending(request)
+  if (setup.clock.cancelled()) {
+    comment?.withdraw(request)
+    return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment }
+  }
+  const sent = await sendRequest({
+    settings,
+    send: (timeoutMs) =>
+      target.kind === 'start'
+        ? setup.api.createJob(text, timeoutMs)
+        : setup.api.sendFollowUp(target.jobId, text, timeoutMs),
+    wording: job === undefined ? startWording(project) : followUpWording(job),
+    deadline: setup.deadline,
+    clock: setup.clock,
+    log: (message) => {
+      log.info(message)
+    }
+  })
+  if (sent.kind !== 'accepted') {
+    // A request that may have reached the API stays on record, unsure: a re-run of this run sends nothing.
+    const maybeSent = sent.kind === 'ambiguous' || (sent.kind === 'cancelled' && sent.maybeSent)
+    if (!maybeSent) comment?.withdraw(request)
+    const jobId = target.kind === 'follow-up' ? target.jobId : undefined
+    return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason, comment, jobId }
+  }
+  comment?.accepted(request, sent.jobId)
+  log.info(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)
+  const followedUp = target.kind === 'follow-up'
+  return { kind: 'job', jobId: sent.jobId, job: sent.job, request, followedUp, sent: true, comment }
+}
+
+function startWording(project: string): RequestWording {
+  return { verb: 'start the agent job', gerund: 'Starting the agent job', lookFor: `a new agent job in ${project}` }
+}
+
+function followUpWording(job: string): RequestWording {
+  return {
+    verb: `send the follow-up to ${job}`,
+    gerund: `Sending the follow-up to ${job}`,
+    lookFor: `the follow-up on ${job}`
+  }
+}
+
+function trackedRequest(
+  settings: Settings,
+  run: RunRecord,
+  clock: Clock,
+  prompt: string,
+  kind: TrackedRequest['kind']
+): TrackedRequest {
+  return {
+    kind,
+    run: run.id,
+    attempt: run.attempt,
+    prompt: promptHash(prompt),
+    line: firstLine(prompt),
+    project: settings.projectId,
+    at: clock.date(),
+    ...(run.step ? { step: run.step } : {})
+  }
+}
+
+/** What is being sent, in words for the log and the messages. */
+export interface RequestWording {
+  /** `start the agent job` */
+  readonly verb: string
+  /** `Starting the agent job` */
+  readonly gerund: string
+  /** Where to look when it may or may not have worked: `a new agent job in project "docs"`. */
+  readonly lookFor: string
+}
+
+export interface SendOptions {
+  readonly settings: Settings
+  /** Sends the request once, within `timeoutMs`. */
+  readonly send: (timeoutMs: number) => Promise<SubmitResult>
+  readonly wording: RequestWording
+  /** When the step's time runs out (`timeout`, from the step's start). */
+  readonly deadline: number
+  readonly clock: Clock
+  readonly log: (message: string) => void
+}
+
+export type Sent =
+  /** The API acted: the job's id, and the job when its answer carried one with a status. */
+  | { readonly kind: 'accepted'; readonly jobId: string; readonly job: AgentJob | undefined }
+  /** Nothing was started; the reason says why and what to do. */
+  | { readonly kind: 'error'; readonly reason: string }
+  /** The request may or may not have reached the API, and is not sent again. */
+  | { readonly kind: 'ambiguous'; readonly reason: string }
+  /** `maybeSent`: the cancel came while the request was out, so it may have reached the API. */
+  | { readonly kind: 'cancelled'; readonly reason: string; readonly maybeSent: boolean }
+
+/** Mintlify's published limit for starting jobs and sending follow-ups. */
+const RATE_LIMIT_NOTE = 'Mintlify allows 100 agent job starts and follow-ups an hour per project.'
+
+/** Sends the request; only one the API surely did not act on is sent again, after a backoff, within the deadline. */
+export async function sendRequest(options: SendOptions): Promise<Sent> {
+  const { wording, settings } = options
+  /** The last answer that said the request was not sent, and why: what the log and the final message quote. */
+  let notSent: (SubmitResult & { kind: 'not sent' }) | undefined
+  const limit = (): string => (notSent?.rateLimited ? ` ${RATE_LIMIT_NOTE}` : '')
+  const retried = await retry<Exclude<SubmitResult, { kind: 'not sent' }>>(
+    {
+      clock: options.clock,
+      deadline: options.deadline,
+      schedule: settings,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      mode: 'send',
+      beforeWait: (_last, waitMs) => {
+        options.log(
+          `Could not ${wording.verb}: ${notSent?.reason ?? ''}.${limit()} The API surely did not act on it, so it is sent again in ${formatDuration(waitMs)}.`
+        )
+      }
+    },
+    async (timeoutMs) => {
+      const result = await options.send(timeoutMs)
+      if (result.kind !== 'not sent') return { kind: 'done', value: result }
+      notSent = result
+      return { kind: 'fault', reason: result.reason, retryAfterMs: result.retryAfterMs }
+    }
+  )
+  switch (retried.kind) {
+    case 'done':
+      return sentOnce(retried.value, wording)
+    case 'cancelled':
+      return {
+        kind: 'cancelled',
+        reason: `Cancelled before trying to ${wording.verb} again; nothing was started.`,
+        maybeSent: false
+      }
+    case 'deadline': {
+      const asked =
+        notSent?.retryAfterMs === undefined
+          ? ''
+          : `; it asked to wait ${formatDuration(retried.waitMs ?? 0)} (Retry-After)`
+      const attempts = `${retried.tries} ${retried.tries === 1 ? 'attempt' : 'attempts'}`
+      return {
+        kind: 'error',
+        reason: `Could not ${wording.verb}: ${notSent?.reason ?? ''}${asked}, past the timeout (${attempts}).${limit()} Nothing was started.`
+      }
+    }
+  }
+}
+
+/** What a request that was answered (or may have been) means. */
+function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }>, wording: RequestWording): Sent {
+  switch (result.kind) {
+    case 'accepted':
+      return result
+    case 'refused':
+      return { kind: 'error', reason: `${result.reason} Nothing was started.` }
+    case 'unknown':
+      return {
+        kind: 'ambiguous',
+        reason: `${wording.gerund} may or may not have worked: ${result.reason}. It is not sent again, so that nothing runs twice: look for ${wording.lookFor} on the Mintlify dashboard before you run this step again.`
+      }
+    case 'cancelled':
+      return {
+        kind: 'cancelled',
+        reason: `Cancelled while trying to ${wording.verb}: it may or may not have reached the API; look for ${wording.lookFor} on the Mintlify dashboard.`,
+        maybeSent: true
+      }
+  }
+}

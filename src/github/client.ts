@@ -1,0 +1,174 @@
+// One Octokit for one piece of GitHub work: retries and throttling from Octokit's own plugins, every request
+// through the action's undici dispatcher (so proxies apply), and everything bounded by one deadline; and who the token
+// acts as.
+import { retry } from '@octokit/plugin-retry'
+import { throttling } from '@octokit/plugin-throttling'
+import { Octokit } from '@octokit/rest'
+import { fetch as undiciFetch } from 'undici'
+import type { Transport } from '../transport/transport.ts'
+import { forLog } from '../text/untrusted.ts'
+
+/**
+ * Once the deadline has passed, a failed request is not retried: plugin-retry would otherwise wait and try again
+ * (its waits hold the runner), and only then give up. Listed first, so its hook runs before plugin-retry's.
+ */
+const stopAtDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
+  const deadline: unknown = options['deadline']
+  octokit.hook.error('request', (error) => {
+    if (deadline instanceof AbortSignal && deadline.aborted) throw new Error('the deadline passed', { cause: error })
+    throw error
+  })
+}
+
+const GitHub = Octokit.plugin(stopAtDeadline, retry, throttling)
+type GitHubOctokit = InstanceType<typeof GitHub>
+
+/** A rate limit GitHub reported that was not waited out, because it reached past the deadline. */
+export interface RateLimitHit {
+  readonly secondary: boolean
+  /** How long GitHub asked to wait, in seconds. */
+  readonly retryAfterS: number
+}
+
+/** The action's GitHub client for one piece of work, bounded by one deadline. */
+export interface GitHubClient {
+  readonly octokit: GitHubOctokit
+  /** Aborted when the deadline passes (or the run is cancelled, for cancellable work). */
+  readonly signal: AbortSignal
+  /** The rate limit that made a request give up, if one did. */
+  rateLimitHit(): RateLimitHit | undefined
+  /** How many requests were sent, retries included. */
+  requestCount(): number
+  /**
+   * The work, or a rejection as soon as the signal aborts: Octokit's waits between retries do not watch the signal,
+   * and a cancelled run must not sit through them.
+   */
+  bounded<T>(work: Promise<T>): Promise<T>
+}
+
+/** Who the client acts as, and where GitHub's API is. */
+export interface GitHubAccess {
+  readonly token: string
+  /** GITHUB_API_URL: api.github.com, or a GitHub Enterprise Server's own API. */
+  readonly apiUrl: string
+  /** Octokit's own log lines (a failed request, a retry), for the debug log. */
+  readonly log: (message: string) => void
+}
+
+/** One piece of GitHub work. */
+export interface GitHubWork {
+  /** Everything done with this client ends within this long. */
+  readonly deadlineMs: number
+  /** Whether the run's cancellation stops it: reads yes, writes no (a write cut off mid-way may still land). */
+  readonly cancellable: boolean
+  /**
+   * False for the one edit a cancelled run makes: plugin-throttling spaces every write a second apart in a queue
+   * the whole process shares, and that edit has two seconds in all.
+   */
+  readonly throttled: boolean
+}
+
+/** The access for this token, with Octokit's own log lines (redacted, one line each) sent to `debug`. */
+export function githubAccess(
+  token: string,
+  apiUrl: string,
+  transport: Pick<Transport, 'redact'>,
+  debug: (message: string) => void
+): GitHubAccess {
+  return {
+    token,
+    apiUrl,
+    log: (message) => {
+      // Octokit's request log names GitHub's request id, or "undefined" when an answer has none.
+      const line = message.replace(/ with id undefined\b/, '')
+      debug(`GitHub: ${forLog(transport.redact(line), 500)}`)
+    }
+  }
+}
+
+/** How many times a rate-limited request is tried again before giving up. */
+const RATE_LIMIT_RETRIES = 2
+
+export function createGitHubClient(transport: Transport, access: GitHubAccess, work: GitHubWork): GitHubClient {
+  const deadlineAt = Date.now() + work.deadlineMs
+  const timeout = AbortSignal.timeout(work.deadlineMs)
+  const signal = work.cancellable ? AbortSignal.any([timeout, transport.cancelSignal]) : timeout
+  let hit: RateLimitHit | undefined
+  const retryWithinDeadline =
+    (secondary: boolean) =>
+    (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean => {
+      if (retryCount < RATE_LIMIT_RETRIES && Date.now() + retryAfter * 1000 < deadlineAt) return true
+      hit = { secondary, retryAfterS: retryAfter }
+      return false
+    }
+  const fetch = ((url: string, init: Parameters<typeof undiciFetch>[1]) =>
+    undiciFetch(url, { ...init, dispatcher: transport.dispatcher, signal })) as unknown as typeof globalThis.fetch
+  const { log } = access
+  const octokit = new GitHub({
+    auth: access.token,
+    baseUrl: access.apiUrl,
+    userAgent: transport.userAgent,
+    request: { fetch },
+    deadline: signal,
+    log: { debug: log, info: log, warn: log, error: log },
+    throttle: {
+      enabled: work.throttled,
+      onRateLimit: retryWithinDeadline(false),
+      onSecondaryRateLimit: retryWithinDeadline(true)
+    },
+    retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2 }
+  })
+  let requests = 0
+  octokit.hook.before('request', () => {
+    requests += 1
+  })
+  return {
+    octokit,
+    signal,
+    rateLimitHit: () => hit,
+    requestCount: () => requests,
+    bounded: (pending) => raceAgainst(signal, pending)
+  }
+}
+
+function raceAgainst<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const stop = (): void => {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'))
+    }
+    if (signal.aborted) stop()
+    else signal.addEventListener('abort', stop, { once: true })
+  })
+  // Nobody may be listening when the signal aborts after the work is done.
+  aborted.catch(() => undefined)
+  return Promise.race([work, aborted])
+}
+
+/**
+ * The login the token acts as. GraphQL's `viewer` answers for every kind of token (a user's, a GitHub App's
+ * installation token, the workflow's GITHUB_TOKEN), where REST's `GET /user` refuses installation tokens.
+ */
+export async function loginOf(github: GitHubClient): Promise<string> {
+  const answer = await github.octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }')
+  const login = answer.viewer?.login
+  if (typeof login !== 'string' || login === '') throw new Error('GitHub did not say who the token acts as')
+  return login
+}
+
+/**
+ * Whether the comment's author is this login. GraphQL names an app `name` where REST names its comments' author
+ * `name[bot]`; the two forms are taken as one only for a bot account, since anyone may register the user `name`.
+ */
+export function isAuthor(author: { login?: string; type?: string } | null | undefined, login: string): boolean {
+  if (!author?.login) return false
+  if (author.login === login) return true
+  const bot = author.type === 'Bot'
+  return bot && (author.login === `${login}[bot]` || `${author.login}[bot]` === login)
+}
+
+/** The HTTP status an Octokit error carries; undefined for a failure without an answer. */
+export function httpStatusOf(error: unknown): number | undefined {
+  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
+    ? error.status
+    : undefined
+}

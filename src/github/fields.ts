@@ -1,0 +1,63 @@
+// Readers for what GitHub sends (an event's payload, an API's answer), which may hold anything: each gives a value of
+// its type, or an empty one. GitHub's own types say what it means to send, not what an answer holds.
+import { httpUrl } from '../text/untrusted.ts'
+
+export type Fields = Readonly<Record<string, unknown>>
+
+const NO_FIELDS: Fields = {}
+
+/** The object's fields, or none when it is not a plain object. */
+export function fieldsOf(value: unknown): Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : NO_FIELDS
+}
+
+/** Whether the value is a plain object with at least one field. */
+export function hasFields(value: unknown): boolean {
+  return Object.keys(fieldsOf(value)).length > 0
+}
+
+/** The fields of `value.name.name...`, or none. */
+export function fieldsAt(value: unknown, ...names: readonly string[]): Fields {
+  return names.reduce<Fields>((fields, name) => fieldsOf(fields[name]), fieldsOf(value))
+}
+
+export function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+/** The first of the values that is a non-empty string, or empty. */
+export function firstTextOf(...values: readonly unknown[]): string {
+  return textOf(values.find((value) => typeof value === 'string' && value !== ''))
+}
+
+export function countOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
+}
+
+export function positiveIntegerOf(value: unknown): number | undefined {
+  const count = countOf(value)
+  return count === undefined || count === 0 ? undefined : count
+}
+
+/** True only for `true`: a flag of another type says nothing. */
+export function isTrue(value: unknown): boolean {
+  return value === true
+}
+
+export function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : []
+}
+
+/** The URL if it is an absolute http(s) URL, else empty: a link the agent may follow goes nowhere else. */
+export function httpUrlOf(value: unknown): string {
+  return typeof value === 'string' ? (httpUrl(value)?.href ?? '') : ''
+}
+
+/** What an issue, a pull request and a comment all have: who wrote it, where it is, and what it says. */
+export function postOf(post: Fields): { readonly author: string; readonly url: string; readonly body: string } {
+  return {
+    author: textOf(fieldsAt(post, 'user')['login']),
+    url: httpUrlOf(post['html_url']),
+    body: textOf(post['body'])
+  }
+}

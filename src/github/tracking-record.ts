@@ -1,0 +1,169 @@
+// What a tracking comment remembers, in a hidden marker on its first line: the job, and each request the action sent
+// to it (which run, which attempt, which prompt). Follow-ups find the job through it, and a re-run finds the job an
+// earlier attempt started. The marker's format matches the comments of every earlier version of the action.
+import { createHash } from 'node:crypto'
+import { pathSegmentProblem } from '../text/untrusted.ts'
+
+export interface TrackedRequest {
+  readonly kind: 'start' | 'follow-up'
+  /** GITHUB_RUN_ID of the run that sent it. */
+  readonly run: string
+  readonly attempt: number
+  /** The prompt's hash (see promptHash): the same prompt, sent again, has the same one. */
+  readonly prompt: string
+  /** The prompt's first line, shortened, for people. */
+  readonly line: string
+  /** It may or may not have reached the API (a 5xx, a reset, a timeout, a cancel mid-request): never sent again. */
+  readonly unsure?: boolean
+  /** The project it was sent to: one issue may track jobs of several projects (a matrix, say). */
+  readonly project?: string
+  /** When it was sent (milliseconds since the epoch). */
+  readonly at?: number
+  /**
+   * The step that sent it (`GITHUB_JOB/GITHUB_ACTION`): two steps of one job that send the same prompt are two
+   * requests. A request recorded before steps were matches any step.
+   */
+  readonly step?: string
+}
+
+/** The job of a start that may or may not have created one: its id was never learned. */
+export const UNKNOWN_JOB = ''
+
+export interface TrackingState {
+  /** The job's id, or UNKNOWN_JOB. */
+  readonly job: string
+  /** The first request and the latest ones (see MAX_TRACKED_REQUESTS), oldest first. */
+  readonly requests: readonly TrackedRequest[]
+  /** How many requests between the first and the latest ones were left out. */
+  readonly omitted?: number
+  /** When the action last wrote this comment (milliseconds since the epoch): which job it reported last. */
+  readonly reportedAt?: number
+}
+
+/**
+ * A comment holds at most 65,536 characters: past this many requests, the oldest follow-ups are dropped (the first
+ * prompt stays). A re-run only ever looks for its own run's requests, which are among the latest.
+ */
+export const MAX_TRACKED_REQUESTS = 50
+
+/** Whether two records name the same request: the same kind, run, attempt, step and prompt. */
+export function sameRequest(a: TrackedRequest, b: TrackedRequest): boolean {
+  return a.kind === b.kind && a.run === b.run && a.attempt === b.attempt && a.prompt === b.prompt && a.step === b.step
+}
+
+/** The state with this request marked as having reached the API. */
+export function confirmRequest(state: TrackingState, request: TrackedRequest): TrackingState {
+  const { unsure, ...sure } = request
+  return { ...state, requests: state.requests.map((listed) => (sameRequest(listed, request) ? sure : listed)) }
+}
+
+/** The state without this request: it surely never reached the API, so a re-run may send it. */
+export function withdrawRequest(state: TrackingState, request: TrackedRequest): TrackingState {
+  return { ...state, requests: state.requests.filter((listed) => !sameRequest(listed, request)) }
+}
+
+/** The state without its oldest follow-up (the first prompt stays), counted as left out; undefined when none is left. */
+export function withoutOldestFollowUp(state: TrackingState): TrackingState | undefined {
+  if (state.requests.length < 2) return undefined
+  return {
+    ...state,
+    requests: [...state.requests.slice(0, 1), ...state.requests.slice(2)],
+    omitted: (state.omitted ?? 0) + 1
+  }
+}
+
+/** When the action last reported this job, by its own record (a person's edit does not change it). */
+export function lastReported(state: TrackingState): number {
+  return Math.max(state.reportedAt ?? 0, ...state.requests.map((request) => request.at ?? 0))
+}
+
+/** The state with these requests added (one already listed is not added twice), kept within the comment's size. */
+export function withRequests(state: TrackingState, add: readonly TrackedRequest[]): TrackingState {
+  const listed = state.requests
+  const requests = [...listed, ...add.filter((request) => !listed.some((old) => sameRequest(old, request)))]
+  const excess = requests.length - MAX_TRACKED_REQUESTS
+  if (excess <= 0) return { ...state, requests }
+  return {
+    job: state.job,
+    requests: [...requests.slice(0, 1), ...requests.slice(1 + excess)],
+    omitted: (state.omitted ?? 0) + excess
+  }
+}
+
+/** Whether the comment tracks a job of this project (a marker from before projects were recorded is taken as one). */
+export function tracksProject(state: TrackingState, projectId: string): boolean {
+  return state.requests.every((request) => request.project === undefined || request.project === projectId)
+}
+
+/** A short, stable fingerprint of a prompt: enough to tell the same prompt sent again, never the prompt itself. */
+export function promptHash(prompt: string): string {
+  return createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 16)
+}
+
+/** How the marker writes UNKNOWN_JOB: `?` is never what encodeURIComponent makes of a job id. */
+const UNKNOWN_JOB_MARK = '?'
+// The action's first name, kept so that the comments of every earlier version are found.
+const PREFIX = '<!-- wait-for-mintlify-agent-job: '
+const SUFFIX = ' -->'
+/** `<!-- wait-for-mintlify-agent-job: <job id, percent-encoded> [<state, base64url JSON>] -->`, the first line. */
+const MARKER = /^<!-- wait-for-mintlify-agent-job: (\S+)(?: ([\w-]+))? -->(?:\r?\n|$)/
+
+/** The marker line for this state. */
+export function markerOf(state: TrackingState): string {
+  const saved = {
+    requests: state.requests,
+    ...(state.omitted ? { omitted: state.omitted } : {}),
+    ...(state.reportedAt === undefined ? {} : { reported: state.reportedAt })
+  }
+  const payload = Buffer.from(JSON.stringify(saved), 'utf8').toString('base64url')
+  const job = state.job === UNKNOWN_JOB ? UNKNOWN_JOB_MARK : encodeURIComponent(state.job)
+  return `${PREFIX}${job} ${payload}${SUFFIX}`
+}
+
+/** The state in a comment's marker; undefined when the comment does not start with one. */
+export function readMarker(body: string | null | undefined): TrackingState | undefined {
+  const match = MARKER.exec(body ?? '')
+  if (!match) return undefined
+  const [, encodedJob = '', payload] = match
+  let job: string
+  try {
+    job = encodedJob === UNKNOWN_JOB_MARK ? UNKNOWN_JOB : decodeURIComponent(encodedJob)
+  } catch {
+    return undefined
+  }
+  if (job !== UNKNOWN_JOB && pathSegmentProblem(job) !== undefined) return undefined
+  // A marker without state is from an earlier version of the action, which tracked the job alone.
+  return payload === undefined ? { job, requests: [] } : { job, ...readPayload(payload) }
+}
+
+function readPayload(payload: string): { requests: TrackedRequest[]; omitted?: number; reportedAt?: number } {
+  let decoded: unknown
+  try {
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+  } catch {
+    return { requests: [] }
+  }
+  if (typeof decoded !== 'object' || decoded === null) return { requests: [] }
+  const { requests, omitted, reported } = decoded as Record<string, unknown>
+  return {
+    requests: Array.isArray(requests) ? requests.filter(isTrackedRequest) : [],
+    ...(Number.isSafeInteger(omitted) && Number(omitted) > 0 ? { omitted: Number(omitted) } : {}),
+    ...(Number.isSafeInteger(reported) && Number(reported) > 0 ? { reportedAt: Number(reported) } : {})
+  }
+}
+
+function isTrackedRequest(value: unknown): value is TrackedRequest {
+  if (typeof value !== 'object' || value === null) return false
+  const request = value as Record<string, unknown>
+  return (
+    (request['kind'] === 'start' || request['kind'] === 'follow-up') &&
+    typeof request['run'] === 'string' &&
+    typeof request['attempt'] === 'number' &&
+    typeof request['prompt'] === 'string' &&
+    typeof request['line'] === 'string' &&
+    (request['unsure'] === undefined || typeof request['unsure'] === 'boolean') &&
+    (request['project'] === undefined || typeof request['project'] === 'string') &&
+    (request['at'] === undefined || Number.isSafeInteger(request['at'])) &&
+    (request['step'] === undefined || typeof request['step'] === 'string')
+  )
+}

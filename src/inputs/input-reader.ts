@@ -1,0 +1,82 @@
+// Reading inputs through @actions/core, one problem after another: every problem is collected, so that all of them
+// are reported at once, each naming its input.
+import type * as core from '@actions/core'
+import { formatDuration, parseDuration } from '../text/duration.ts'
+
+/** The runner's side of reading inputs: `@actions/core`, or a stand-in that records secrets and warnings. */
+export type InputSource = Pick<
+  typeof core,
+  'getInput' | 'getBooleanInput' | 'getMultilineInput' | 'setSecret' | 'warning' | 'notice'
+>
+
+/** One or more inputs are invalid; the message names each of them, one a line. */
+export class InputError extends Error {
+  override name = 'InputError'
+}
+
+/** Node cannot wait longer than this in one timer; a longer one fires at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
+
+/** Reads inputs and collects every problem, so that all of them are reported at once. */
+export class InputReader {
+  readonly source: InputSource
+  readonly problems: string[] = []
+
+  constructor(source: InputSource) {
+    this.source = source
+  }
+
+  /** The input, trimmed; '' when unset. */
+  text(name: string): string {
+    return this.source.getInput(name).trim()
+  }
+
+  required(name: string, what: string): string {
+    const value = this.text(name)
+    if (value === '') this.problem(`Input "${name}" is required: ${what}.`)
+    return value
+  }
+
+  boolean(name: string): boolean {
+    try {
+      return this.source.getBooleanInput(name)
+    } catch {
+      this.problem(`Input "${name}" must be true or false; got "${this.text(name)}".`)
+      return false
+    }
+  }
+
+  /** A positive duration (`500ms`, `10s`, `5m`, `1h`, `1m 30s`, or seconds) in milliseconds; NaN when invalid. */
+  duration(name: string): number {
+    const text = this.text(name)
+    const ms = parseDuration(text)
+    if (ms === undefined || ms <= 0) {
+      this.problem(
+        `Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h, 1m 30s or a number of seconds; got "${text}".`
+      )
+      return Number.NaN
+    }
+    if (ms > LONGEST_TIMER_MS) {
+      this.problem(`Input "${name}" (${formatDuration(ms)}) is longer than a timer can hold (about 24.8 days).`)
+      return Number.NaN
+    }
+    return ms
+  }
+
+  problem(message: string): void {
+    this.problems.push(message)
+  }
+
+  warning(message: string): void {
+    this.source.warning(message)
+  }
+
+  notice(message: string): void {
+    this.source.notice(message)
+  }
+
+  /** Throws an InputError naming every problem found, if any. */
+  finish(): void {
+    if (this.problems.length > 0) throw new InputError(this.problems.join('\n'))
+  }
+}

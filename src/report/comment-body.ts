@@ -1,0 +1,105 @@
+// The tracking comment's Markdown below its marker: the stage, the prompts, and the job.
+import { type TrackingState, UNKNOWN_JOB } from '../github/tracking-record.ts'
+import { type Stage, STAGE_WORDING } from '../text/outcome.ts'
+import { formatDuration } from '../text/duration.ts'
+import { codeSpan, forLog, forMarkdown } from '../text/untrusted.ts'
+import type { WaitResult } from '../wait/job-wait.ts'
+import type { PreviewOutcome } from '../wait/preview.ts'
+
+/**
+ * What the tracking comment says: a prompt is being sent, the job is running, was started without waiting, or how
+ * it ended.
+ */
+export type CommentView =
+  | { readonly kind: 'sending' | 'active' | 'started' }
+  /** The wait ended: `message` is the verdict's line; `preview`, how the preview of the agent's branch is going. */
+  | {
+      readonly kind: 'ended'
+      readonly result: WaitResult
+      readonly message: string
+      readonly timeoutMs: number
+      readonly preview?: PreviewOutcome | undefined
+    }
+
+/**
+ * Text from outside, on one line, as a code span: GitHub makes no mention, issue reference, link or markup of it,
+ * so it notifies nobody; no backtick inside can end it.
+ */
+const asCode = (text: string, max?: number): string => codeSpan(forLog(text, max))
+
+/** What the stage means, after its heading. */
+const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended'>, string>> = {
+  sending:
+    'this run records the request here before sending it. If this comment still says so once the run has ended, the run stopped before it could tell whether the request arrived, and re-running it sends nothing, so that no job starts twice.',
+  active: 'the agent is working on it. This comment is edited when the job ends.',
+  started: 'the agent is working on it; this run does not wait for it (`wait: false`).'
+}
+
+function detailOf(view: CommentView): string {
+  if (view.kind !== 'ended') return WAITING_DETAIL[view.kind]
+  const { result } = view
+  switch (result.kind) {
+    case 'completed': {
+      const pr = result.job?.pr
+      if (pr?.kind !== 'link') return 'the agent changed no files, so there is no pull request.'
+      const href = forMarkdown(pr.url.href)
+      return `the agent opened a pull request: <a href="${href}">${href}</a>`
+    }
+    case 'failed':
+      return 'the agent hit an unrecoverable error. The Mintlify dashboard shows why.'
+    case 'archived':
+      return 'the job was archived.'
+    case 'timeout':
+      return `the job was ${result.job ? `still ${asCode(result.job.status)}` : 'never readable'} after ${formatDuration(view.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
+    case 'cancelled':
+      return 'this workflow run was cancelled, and the Mintlify agent job may still be running. The Mintlify dashboard shows it.'
+    case 'error':
+      return asCode(view.message, 1000)
+  }
+}
+
+/** The preview's line: building (with its address), ready, failed and why, or why there is none. */
+function previewLine(preview: PreviewOutcome): string {
+  const link = (url: string | undefined) =>
+    url === undefined ? '' : ` <a href="${forMarkdown(url)}">${forMarkdown(url)}</a>`
+  switch (preview.kind) {
+    case 'building':
+      return `🔄 **Preview building**:${link(preview.url) || ' the build is queued.'}`
+    case 'success':
+      return `🔍 **Preview ready**:${link(preview.url)}`
+    case 'failure':
+      return `❌ **Preview failed to build**: ${asCode(preview.build.summary ?? 'no summary given', 300)}${link(preview.url)}`
+    case 'unavailable':
+    case 'error':
+      return `**No preview**: ${asCode(preview.reason, 300)}`
+  }
+}
+
+function stageOf(view: CommentView): Stage {
+  return view.kind === 'ended' ? view.result.kind : view.kind
+}
+
+/**
+ * The tracking comment's Markdown below its marker: the stage, the prompt and each follow-up, and the job with a link
+ * to the run. Everything that came from outside is escaped.
+ */
+export function renderComment(state: TrackingState, view: CommentView, runUrl: string): string {
+  const { emoji, title } = STAGE_WORDING[stageOf(view)]
+  const asked = state.requests.map(
+    (request) => `- ${request.kind === 'start' ? 'Prompt' : 'Follow-up'}: ${asCode(request.line, 200)}`
+  )
+  if (state.omitted) asked.splice(1, 0, `- … ${state.omitted} earlier follow-up${state.omitted === 1 ? '' : 's'}`)
+  const details = [state.job === UNKNOWN_JOB ? 'job unknown' : `job ${asCode(state.job)}`]
+  const job = view.kind === 'ended' ? view.result.job : undefined
+  if (job?.model) details.push(`model ${asCode(job.model)}`)
+  if (view.kind === 'ended') details.push(`waited ${formatDuration(view.result.elapsedMs)}`)
+  details.push(`<a href="${forMarkdown(runUrl)}">workflow run</a>`)
+  const preview = view.kind === 'ended' && view.preview ? ['', previewLine(view.preview)] : []
+  return [
+    `${emoji} **${title}**: ${detailOf(view)}`,
+    ...preview,
+    ...(asked.length > 0 ? ['', ...asked] : []),
+    '',
+    `<sub>${details.join(' · ')}</sub>`
+  ].join('\n')
+}

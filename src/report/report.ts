@@ -1,0 +1,159 @@
+// What the step tells as it goes and when it ends: its first lines, the progress of the wait and the preview in the
+// log, then the outputs first (a later step may need them even when this one fails), the summary, the tracking
+// comment, and the verdict.
+import type { Settings } from '../inputs/settings.ts'
+import type { Logger, Outputs, RunnerIo } from '../runner/io.ts'
+import { formatDuration } from '../text/duration.ts'
+import { forLog } from '../text/untrusted.ts'
+import type { PollEvent } from '../wait/job-wait.ts'
+import type { PreviewOutcome } from '../wait/preview.ts'
+import { lastLogLines, type SummaryFacts, summaryOf } from './summary.ts'
+import type { TrackingComment } from './tracking-comment.ts'
+import { type StepResult, verdictOf } from './verdict.ts'
+
+/** The step's first line: where the API is, which project, and how long and how often it waits. */
+export function startLine(settings: Settings): string {
+  const { timeoutMs, pollIntervalMs, maxPollIntervalMs } = settings
+  return (
+    `Mintlify admin API at ${settings.baseUrl.href}, project "${forLog(settings.projectId)}" (timeout ${formatDuration(timeoutMs)}, ` +
+    `polling every ${formatDuration(pollIntervalMs)} growing to ${formatDuration(maxPollIntervalMs)})`
+  )
+}
+
+/** The line before the wait. */
+export function waitingLine(jobId: string): string {
+  return `Waiting for agent job "${forLog(jobId)}".`
+}
+
+/**
+ * Turns the wait's events into a quiet log: one line per status change, a heartbeat while the job stays active,
+ * one line per fault; each poll in detail only under debug. Every line starts with our own words.
+ */
+export function logProgress(logger: Logger): (event: PollEvent) => void {
+  const unknownStatuses = new Set<string>()
+  return (event) => {
+    switch (event.kind) {
+      case 'poll': {
+        const { result } = event
+        const what =
+          result.kind === 'job'
+            ? `status ${forLog(result.job.status)}`
+            : result.kind === 'cancelled'
+              ? 'cancelled'
+              : forLog(result.reason)
+        const ignored =
+          result.kind === 'job' && result.job.ignored.length > 0
+            ? `; left out ${result.job.ignored.map((field) => forLog(field, 80)).join(', ')}: not the type the API documents`
+            : ''
+        logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)${ignored}`)
+        return
+      }
+      case 'status': {
+        const prText = event.job.pr.kind === 'link' ? `; pull request ${event.job.pr.url.href}` : ''
+        const change =
+          event.previous === undefined
+            ? ''
+            : ` (was ${forLog(event.previous)}, after ${formatDuration(event.elapsedMs)})`
+        logger.info(`Job status: ${forLog(event.job.status)}${change}${prText}`)
+        if (!event.job.knownStatus && !unknownStatuses.has(event.job.status)) {
+          unknownStatuses.add(event.job.status)
+          logger.warning(
+            `The API reported the status "${forLog(event.job.status)}", which this action does not know: it keeps polling until the job is completed, archived or failed.`
+          )
+        }
+        return
+      }
+      case 'heartbeat':
+        logger.info(`Still ${forLog(event.job.status)} after ${formatDuration(event.elapsedMs)} (${event.polls} polls)`)
+        return
+      case 'fault':
+        logger.info(
+          `Poll failed: ${forLog(event.reason)}; retrying in ${formatDuration(event.retryInMs)} (${event.consecutive} in a row)`
+        )
+        return
+    }
+  }
+}
+
+/** How the preview ended, in the log: its address, or why it failed (with its build's last lines), or why there is none. */
+export function logPreview(outcome: PreviewOutcome, log: Logger): void {
+  switch (outcome.kind) {
+    case 'success':
+      log.info(`The preview is built: ${outcome.url ?? '(no address given)'}`)
+      return
+    case 'failure': {
+      const lines = lastLogLines(outcome.build.logs).map((line) => `  | ${forLog(line, 300)}`)
+      const summary = forLog(outcome.build.summary ?? 'no summary given', 500)
+      log.info([`The preview failed to build: ${summary}. The last lines of its log:`, ...lines].join('\n'))
+      return
+    }
+    case 'building':
+      log.warning(
+        `The preview was not built yet: ${outcome.reason}. It will be at ${outcome.url ?? '(no address given)'}.`
+      )
+      return
+    case 'unavailable':
+    case 'error':
+      log.warning(`No preview: ${outcome.reason}.`)
+  }
+}
+
+export type Report = (
+  result: StepResult,
+  comment: TrackingComment | undefined,
+  preview?: PreviewOutcome
+) => Promise<void>
+
+export function reporter(settings: Settings, runner: RunnerIo, facts: SummaryFacts): Report {
+  return async (result, comment, built) => {
+    const { timeoutMs } = settings
+    // With preview: true, a step that never reached a completed job has nothing to preview.
+    const preview = settings.preview ? (built ?? noPreview(result)) : undefined
+    const verdict = verdictOf(result, { ...settings, jobId: facts.jobId }, preview)
+    runner.outputs.setAll({ ...resultOutputs(result), ...previewOutputs(preview) })
+    const pr = result.job?.pr
+    if (pr?.kind === 'dropped') {
+      runner.log.warning(
+        `The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`
+      )
+    }
+    const commentFacts = comment && { problem: comment.problem(), protectsReruns: comment.protectsReruns() }
+    await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts, preview }, verdict))
+    if (result.kind === 'started') await comment?.settle()
+    else await comment?.end({ kind: 'ended', result, message: verdict.message, timeoutMs, preview })
+    if (verdict.fails) runner.fail(verdict.message)
+    else runner.log.info(verdict.message)
+  }
+}
+
+function noPreview(result: StepResult): PreviewOutcome {
+  const reason =
+    result.kind === 'started' ? 'the step does not wait for the job (wait: false)' : `the step ended ${result.kind}`
+  return { kind: 'unavailable', reason }
+}
+
+/**
+ * The outputs about the job: `status` (the last status the API returned; empty when it never answered), `outcome`,
+ * `prLink`, `pr-number`, `pr-repository`, and `job` (the last job as JSON).
+ */
+export function resultOutputs(result: StepResult): Outputs {
+  const pr = result.job?.pr
+  const link = pr?.kind === 'link' ? pr : undefined
+  return {
+    status: result.job?.status ?? '',
+    outcome: result.kind,
+    prLink: link?.url.href ?? '',
+    'pr-number': link?.pullRequest ? String(link.pullRequest.number) : '',
+    'pr-repository': link?.pullRequest?.repository ?? '',
+    job: result.job ? JSON.stringify(result.job.body) : '',
+    branch: result.job?.ref ?? '',
+    'docs-repository': result.job?.repository ?? ''
+  }
+}
+
+/** `preview-status`, and `preview-url` when the preview has one. */
+function previewOutputs(preview: PreviewOutcome | undefined): Outputs {
+  if (preview === undefined) return {}
+  const url = 'url' in preview ? preview.url : undefined
+  return { 'preview-status': preview.kind, ...(url === undefined ? {} : { 'preview-url': url }) }
+}

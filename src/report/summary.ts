@@ -1,0 +1,78 @@
+// The job summary's HTML: what happened, then the job's details. Everything from outside is escaped.
+import { headingOf } from '../text/outcome.ts'
+import { formatDuration } from '../text/duration.ts'
+import { firstLine, forMarkdown } from '../text/untrusted.ts'
+import type { PreviewOutcome } from '../wait/preview.ts'
+import type { StepResult, Verdict } from './verdict.ts'
+
+export interface SummaryFacts {
+  readonly projectId: string
+  /** The job started, followed up or waited for; undefined when none is known. */
+  readonly jobId: string | undefined
+  /** The prompt sent, and how: as a new job's prompt or as a follow-up. */
+  readonly sent: { readonly kind: 'prompt' | 'follow-up'; readonly prompt: string } | undefined
+  /** With `preview: true`: how the preview of the agent's branch ended. */
+  readonly preview?: PreviewOutcome | undefined
+  /** The tracking comment, with `comment: true`: why it could not be written, and whether a re-run can find the job. */
+  readonly comment?: { readonly problem: string | undefined; readonly protectsReruns: boolean } | undefined
+}
+
+export function summaryOf(result: StepResult, facts: SummaryFacts, verdict: Verdict): string {
+  const job = result.job
+  const cell = (text: string | null | undefined): string => (text ? forMarkdown(text) : '—')
+  const pr = job?.pr.kind === 'link' ? forMarkdown(job.pr.url.href) : undefined
+  const rows: [string, string][] = [
+    ['Job', cell(job?.id ?? facts.jobId)],
+    ['Project', cell(facts.projectId)],
+    ...(facts.sent
+      ? [
+          [facts.sent.kind === 'prompt' ? 'Prompt' : 'Follow-up', cell(firstLine(facts.sent.prompt, 200))] as [
+            string,
+            string
+          ]
+        ]
+      : []),
+    ['Status', cell(job?.status ?? 'not read')],
+    ['Pull request', pr ? `<a href="${pr}">${pr}</a>` : '—'],
+    ['Model', cell(job?.model)],
+    ['Repository', cell(job?.repository)],
+    ['Ref', cell(job?.ref)],
+    ...previewRows(facts.preview),
+    ...commentRow(facts.comment),
+    ['Waited', formatDuration(result.elapsedMs)],
+    ['Polls', String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
+  ]
+  const table = rows.map(([header, value]) => `<tr><th>${header}</th><td>${value}</td></tr>`).join('')
+  return `<h3>${headingOf(result.kind)}</h3>\n<p>${forMarkdown(verdict.message, 2000)}</p>\n<table>${table}</table>\n`
+}
+
+/** How the preview went, and for a failed build, its summary and the last lines of its log. */
+function previewRows(preview: PreviewOutcome | undefined): [string, string][] {
+  if (preview === undefined) return []
+  const url = 'url' in preview && preview.url !== undefined ? forMarkdown(preview.url) : undefined
+  const where = url === undefined ? '' : ` <a href="${url}">${url}</a>`
+  const why =
+    preview.kind === 'unavailable' || preview.kind === 'error' || preview.kind === 'building'
+      ? `: ${forMarkdown(preview.reason, 500)}`
+      : ''
+  const rows: [string, string][] = [['Preview', `${preview.kind}${why}${where}`]]
+  if (preview.kind === 'failure') {
+    const lines = lastLogLines(preview.build.logs).map((line) => forMarkdown(line, 300))
+    rows.push(['Build', [forMarkdown(preview.build.summary ?? 'no summary given', 500), ...lines].join('<br>')])
+  }
+  return rows
+}
+
+/** The last lines of a build's log: where a failure says why. */
+export function lastLogLines(logs: readonly string[], count = 15): readonly string[] {
+  return logs.slice(-count)
+}
+
+/** A row only when the tracking comment could not be written: what went wrong, and what it means for re-runs. */
+function commentRow(comment: SummaryFacts['comment']): [string, string][] {
+  if (comment?.problem === undefined) return []
+  const reruns = comment.protectsReruns
+    ? ''
+    : ' Re-run protection is off for this run: a re-run cannot find what this run sent, and may send it again.'
+  return [['Tracking comment', `${forMarkdown(comment.problem, 600)}${reruns}`]]
+}

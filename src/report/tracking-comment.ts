@@ -1,0 +1,175 @@
+// The job's tracking comment over the step's life. A request is recorded on it, as unsure, before it is sent, so a
+// run killed at any moment leaves a record a re-run finds; the comment is edited when the job is known, and when it
+// ends, all within the time the step can spare.
+import type { GitHub } from '../github/open.ts'
+import type { CommentResult } from '../github/tracking-comments.ts'
+import {
+  confirmRequest,
+  sameRequest,
+  type TrackedRequest,
+  type TrackingState,
+  withdrawRequest,
+  withRequests
+} from '../github/tracking-record.ts'
+import type { Logger, OutputWriter } from '../runner/io.ts'
+import { formatDuration } from '../text/duration.ts'
+import { CANCELLED_COMMENT_DEADLINE_MS, GITHUB_DEADLINE_MS, MIN_COMMENT_TIME_MS } from '../wait/retry.ts'
+import { type CommentView, renderComment } from './comment-body.ts'
+
+/** How long the comment may take: each write, and the outcome's edit after a cancellation. */
+export interface CommentBudgets {
+  readonly deadlineMs: number
+  readonly cancelledDeadlineMs: number
+  /** Less time than this left for the outcome's edit is not worth a request. */
+  readonly minimumMs: number
+}
+
+const BUDGETS: CommentBudgets = {
+  deadlineMs: GITHUB_DEADLINE_MS,
+  cancelledDeadlineMs: CANCELLED_COMMENT_DEADLINE_MS,
+  minimumMs: MIN_COMMENT_TIME_MS
+}
+
+/** Where the comment starts from: the job's state, and the comment when one is known already. */
+export interface CommentStart {
+  readonly state: TrackingState
+  readonly commentId?: number | undefined
+  /** Look on the issue for the job's own comment before posting one. */
+  readonly find: boolean
+}
+
+export interface CommentRunner {
+  readonly outputs: OutputWriter
+  readonly log: Pick<Logger, 'info' | 'warning'>
+  /** Milliseconds since the epoch: when a report is made, recorded for another run to read. */
+  readonly date: () => number
+  /** Whether the run was cancelled. */
+  readonly cancelled: () => boolean
+  /** Resolves once the run is cancelled. */
+  readonly whenCancelled: Promise<void>
+}
+
+/** Never throws: what cannot be done is a warning, said once. */
+export class TrackingComment {
+  readonly #github: Pick<GitHub, 'write' | 'run'>
+  readonly #runner: CommentRunner
+  readonly #budgets: CommentBudgets
+  #state: TrackingState
+  #commentId: number | undefined
+  #find: boolean
+  #pending: Promise<void> = Promise.resolve()
+  #shown: string | undefined
+  #problem: string | undefined
+  /** Requests of this run that a written comment records: what a re-run can find. */
+  #recorded: readonly TrackedRequest[] = []
+  #sent: readonly TrackedRequest[] = []
+
+  constructor(github: Pick<GitHub, 'write' | 'run'>, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
+    this.#github = github
+    this.#runner = runner
+    this.#budgets = budgets
+    this.#state = start.state
+    this.#commentId = start.commentId
+    this.#find = start.find
+  }
+
+  /**
+   * Records a request as unsure, and waits until the comment says so (or GitHub fails), before it is sent. A cancel
+   * ends the wait: nothing will be sent, and the step must not sit through a slow GitHub to say so.
+   */
+  async recordBeforeSending(request: TrackedRequest): Promise<void> {
+    this.#sent = [...this.#sent, request]
+    this.#state = withRequests(this.#state, [{ ...request, unsure: true }])
+    this.show({ kind: 'sending' })
+    await Promise.race([this.#pending, this.#runner.whenCancelled])
+  }
+
+  /** The API acted on the request: the comment records it as sent, to this job. */
+  accepted(request: TrackedRequest, jobId: string): void {
+    this.#state = confirmRequest({ ...this.#state, job: jobId }, request)
+  }
+
+  /** The request surely never reached the API: a re-run may send it again. */
+  withdraw(request: TrackedRequest): void {
+    this.#sent = this.#sent.filter((sent) => sent !== request)
+    this.#state = withdrawRequest(this.#state, request)
+  }
+
+  /** Posts or edits the comment in the background, while the step goes on. */
+  show(view: CommentView): void {
+    const state = this.#state
+    this.#pending = this.#pending.then(() => this.#write(state, view, this.#budgets.deadlineMs))
+  }
+
+  /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
+  async end(view: CommentView & { kind: 'ended' }): Promise<void> {
+    // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
+    const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
+    const left = await timeLeftAfter(this.#pending, budget)
+    if (left < this.#budgets.minimumMs) {
+      this.#runner.log.warning(
+        `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
+      )
+      return
+    }
+    await this.#write(this.#state, view, left)
+  }
+
+  /** Waits for the comment in the background (the step does not wait for the job, so there is no outcome yet). */
+  settle(): Promise<void> {
+    return this.#pending
+  }
+
+  /** Why the comment could not be written, the first time it could not; undefined when every write landed. */
+  problem(): string | undefined {
+    return this.#problem
+  }
+
+  /** Whether a re-run can find every request this run sent: the comment that records them was written. */
+  protectsReruns(): boolean {
+    return this.#sent.every((sent) => this.#recorded.includes(sent))
+  }
+
+  async #write(state: TrackingState, view: CommentView, deadlineMs: number): Promise<void> {
+    const cancelled = this.#runner.cancelled()
+    const runUrl = this.#github.run.url
+    const render = (fitted: TrackingState): string => renderComment(fitted, view, runUrl)
+    const write = { commentId: this.#commentId, state, render, find: this.#find, at: this.#runner.date(), cancelled }
+    const result = await this.#github.write(write, deadlineMs)
+    if (result.kind === 'commented') this.#landed(result, state)
+    else if (result.kind === 'warning') this.#warn(result.warning)
+  }
+
+  #landed(result: CommentResult & { kind: 'commented' }, written: TrackingState): void {
+    this.#commentId = result.commentId
+    this.#find = false
+    const holds = (request: TrackedRequest) => result.state.requests.some((listed) => sameRequest(listed, request))
+    this.#recorded = this.#sent.filter(holds)
+    // The requests the job's own comment held before (found on the issue) stay in it; nothing this run changed since
+    // the write went out is undone.
+    const found = result.state.requests.filter((listed) => !written.requests.some((own) => sameRequest(own, listed)))
+    if (found.length > 0) this.#state = { ...this.#state, requests: [...found, ...this.#state.requests] }
+    if (result.note) this.#warn(result.note)
+    if (result.url === undefined) {
+      this.#warn('The tracking comment was written, but GitHub gave no http(s) address for it.')
+    } else if (result.url !== this.#shown) {
+      this.#shown = result.url
+      this.#runner.outputs.set('comment-url', result.url)
+      this.#runner.log.info(`Tracking comment: ${result.url}`)
+    }
+  }
+
+  #warn(warning: string): void {
+    this.#problem ??= warning
+    this.#runner.log.warning(warning)
+  }
+}
+
+/** Waits for `work` at most `budgetMs`; returns how much of the budget is left. */
+async function timeLeftAfter(work: Promise<void>, budgetMs: number): Promise<number> {
+  const started = Date.now()
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))])
+  clearTimeout(timer)
+  return budgetMs - (Date.now() - started)
+}

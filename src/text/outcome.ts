@@ -1,0 +1,42 @@
+// The outcome vocabulary: how a step can end, what each ending and each stage before it is called, and which endings
+// `fail-on` may name. Every room says an outcome in these words; this file imports nothing of the action's own.
+
+/** The statuses after which an agent job no longer changes. */
+export const TERMINAL_STATUSES = ['completed', 'archived', 'failed'] as const
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number]
+
+export function isTerminal(status: string): status is TerminalStatus {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status)
+}
+
+/**
+ * The step's `outcome`: a terminal status of the job, or `timeout`, `error`, `cancelled`, or `started` (the step did
+ * not wait: `wait: false`).
+ */
+export type Outcome = TerminalStatus | 'timeout' | 'error' | 'cancelled' | 'started'
+
+/** An outcome, `active` while the job runs, or `sending` while a prompt is on its way: what the summary and the comment say. */
+export type Stage = Outcome | 'active' | 'sending'
+
+/** What the log, the summary and the comment call each stage. */
+export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; readonly title: string }>> = {
+  sending: { emoji: '📤', title: 'Sending the prompt to the Mintlify agent' },
+  active: { emoji: '⏳', title: 'Mintlify agent job running' },
+  started: { emoji: '🚀', title: 'Mintlify agent job started' },
+  completed: { emoji: '✅', title: 'Mintlify agent job completed' },
+  archived: { emoji: '🗄️', title: 'Mintlify agent job archived' },
+  failed: { emoji: '❌', title: 'Mintlify agent job failed' },
+  timeout: { emoji: '⏱️', title: 'Timed out waiting for the Mintlify agent job' },
+  error: { emoji: '❌', title: 'The Mintlify agent step stopped on an error' },
+  cancelled: { emoji: '⏹️', title: 'Run cancelled' }
+}
+
+/** The heading of a stage, e.g. `✅ Mintlify agent job completed`. */
+export function headingOf(stage: Stage): string {
+  const { emoji, title } = STAGE_WORDING[stage]
+  return `${emoji} ${title}`
+}
+
+/** The endings `fail-on` may name: the job's, and the preview's failed build. */
+export const FAILABLE_OUTCOMES = [...TERMINAL_STATUSES, 'timeout', 'preview-failed'] as const
+export type FailableOutcome = (typeof FAILABLE_OUTCOMES)[number]

@@ -1,0 +1,171 @@
+// Time, and trying again: the step's clock (passed in, so the tests run a 30-minute wait on a simulated clock), how
+// long each part of the step may take, the polling schedule, and the one loop that every wait and every request sent
+// again goes through: a budget for each try, backoff, the deadline, the cancel.
+import { once } from 'node:events'
+import { setTimeout as delay } from 'node:timers/promises'
+
+export interface Clock {
+  /** Milliseconds, for deadlines and durations. */
+  readonly now: () => number
+  /** Milliseconds since the epoch, for what is recorded for another run to read. */
+  readonly date: () => number
+  /** Resolves after `ms`, or earlier when the run is cancelled. */
+  readonly sleep: (ms: number) => Promise<void>
+  readonly random: () => number
+  readonly cancelled: () => boolean
+}
+
+/** The step's own clock, which can also be awaited for the cancel. */
+export interface StepClock extends Clock {
+  /** Resolves once the run is cancelled; never rejects. */
+  readonly whenCancelled: Promise<void>
+}
+
+/** The real clock, whose sleeps end early when the run is cancelled. */
+export function stepClock(cancelSignal: AbortSignal): StepClock {
+  return {
+    now: Date.now,
+    date: Date.now,
+    random: Math.random,
+    sleep: (ms) => sleepUnlessCancelled(ms, cancelSignal),
+    cancelled: () => cancelSignal.aborted,
+    whenCancelled: cancelSignal.aborted ? Promise.resolve() : once(cancelSignal, 'abort').then(() => undefined)
+  }
+}
+
+/** Sleeps `ms`, or less when the signal aborts first. Never rejects. */
+async function sleepUnlessCancelled(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal })
+  } catch {
+    // aborted: the caller sees the signal
+  }
+}
+
+/**
+ * Everything one piece of GitHub work does (reading the tracking comments, or writing one) ends within this. After
+ * the job ends, the comment holds the runner no longer than this in all.
+ */
+export const GITHUB_DEADLINE_MS = 60_000
+/** The tracking comment's edit after a cancellation must fit in the time the runner leaves. */
+export const CANCELLED_COMMENT_DEADLINE_MS = 2000
+/** Less time than this left for an edit is not worth a request. */
+export const MIN_COMMENT_TIME_MS = 1000
+/** After a cancellation, what is left (outputs, summary) takes milliseconds; editing a comment takes longer. */
+const CANCEL_GRACE_MS = 800
+/** After a follow-up, a job that never shows `active` again is taken as finished after this long. */
+export const FOLLOW_UP_SETTLE_MS = 60_000
+/** A job or build status this step has just asked for may answer 404 for this long before it can be read. */
+export const NOT_FOUND_GRACE_MS = 30_000
+/** A request started at the deadline still gets this long. */
+const LAST_REQUEST_MIN_MS = 1000
+
+/** How long the step may take to finish after a cancellation: longer when it has a comment to edit. */
+export function cancelGraceMs(comment: boolean): number {
+  return CANCEL_GRACE_MS + (comment ? CANCELLED_COMMENT_DEADLINE_MS : 0)
+}
+
+/** The deadline of one request to the admin API: request-timeout, or what is left of the step's time. */
+export function requestBudget(requestTimeoutMs: number, deadline: number, now: number): number {
+  return Math.min(requestTimeoutMs, Math.max(deadline - now, LAST_REQUEST_MIN_MS))
+}
+
+export interface Schedule {
+  /** The first wait between two polls. */
+  readonly pollIntervalMs: number
+  /** The longest wait between two polls. */
+  readonly maxPollIntervalMs: number
+}
+
+/**
+ * The wait grows with the time already waited, so the delay in noticing the job's end stays a small, bounded
+ * fraction of how long the job ran, while a long job costs few requests.
+ */
+export const GROWTH = 0.2
+/** Jitter only shortens a wait, so no bound above is ever exceeded. */
+const JITTER = 0.1
+
+function jittered(ms: number, random: () => number, jitter: number): number {
+  return ms * (1 - jitter * random())
+}
+
+/** The wait before the next poll after a successful one, `elapsedMs` after the first poll. */
+export function pollDelay(elapsedMs: number, schedule: Schedule, random: () => number): number {
+  const base = Math.min(schedule.maxPollIntervalMs, Math.max(schedule.pollIntervalMs, elapsedMs * GROWTH))
+  return jittered(base, random, JITTER)
+}
+
+/**
+ * The wait after `consecutiveFaults` failed tries in a row: exponential from `pollIntervalMs`, capped by
+ * `maxPollIntervalMs`, with wide jitter so that many runners hitting the same outage spread out.
+ */
+export function faultDelay(consecutiveFaults: number, schedule: Schedule, random: () => number): number {
+  const exponent = Math.max(0, consecutiveFaults - 1)
+  const base = Math.min(schedule.maxPollIntervalMs, schedule.pollIntervalMs * 2 ** Math.min(exponent, 30))
+  return jittered(base, random, 0.5)
+}
+
+/** What one try learned. */
+export type Try<T> =
+  /** The loop is over, with this value (which may say that the try was cancelled, or that it cannot go on). */
+  | { readonly kind: 'done'; readonly value: T }
+  /** A success that is not the end yet (the job is still active): poll again in a while. */
+  | { readonly kind: 'again' }
+  /** Worth trying again after the backoff, and never sooner than the `Retry-After` the answer asked for. */
+  | { readonly kind: 'fault'; readonly reason: string; readonly retryAfterMs?: number | undefined }
+
+export type Retried<T> =
+  | { readonly kind: 'done'; readonly value: T; readonly tries: number }
+  /** The deadline came first. `waitMs` is the wait that would have passed it, when one did. */
+  | {
+      readonly kind: 'deadline'
+      readonly last: Exclude<Try<T>, { kind: 'done' }>
+      readonly tries: number
+      readonly waitMs: number | undefined
+    }
+  | { readonly kind: 'cancelled'; readonly tries: number }
+
+export interface RetryOptions {
+  readonly clock: Clock
+  /** When the step's time runs out (on `clock.now()`'s scale). */
+  readonly deadline: number
+  readonly schedule: Schedule
+  readonly requestTimeoutMs: number
+  /**
+   * `poll`: the wait grows with the time already waited, and the last try is made at the deadline. `send` (a request
+   * sent again): only the backoff, and a wait that would pass the deadline is not begun.
+   */
+  readonly mode: 'poll' | 'send'
+  /** Told before each wait: what the try learned, how long the wait is, and how many faults in a row. */
+  readonly beforeWait?: (last: Exclude<Try<unknown>, { kind: 'done' }>, waitMs: number, consecutive: number) => void
+}
+
+/** Tries `once` (each within its share of the time left) until it is done, the deadline passes, or the run is cancelled. */
+export async function retry<T>(
+  options: RetryOptions,
+  once: (timeoutMs: number, tryNumber: number) => Promise<Try<T>>
+): Promise<Retried<T>> {
+  const { clock, deadline, schedule, mode } = options
+  const start = clock.now()
+  let consecutive = 0
+  for (let tries = 1; ; tries++) {
+    const result = await once(requestBudget(options.requestTimeoutMs, deadline, clock.now()), tries)
+    if (result.kind === 'done') return { kind: 'done', value: result.value, tries }
+    consecutive = result.kind === 'fault' ? consecutive + 1 : 0
+    const now = clock.now()
+    const asked = result.kind === 'fault' ? result.retryAfterMs : undefined
+    const backoff = consecutive > 0 ? faultDelay(consecutive, schedule, clock.random) : 0
+    const grown = mode === 'poll' ? pollDelay(now - start, schedule, clock.random) : 0
+    const waitMs = Math.max(grown, backoff, asked ?? 0)
+    const left = deadline - now
+    if (mode === 'send' && waitMs > left) return { kind: 'deadline', last: result, tries, waitMs }
+    const askedTooMuch = asked !== undefined && asked > left
+    if (mode === 'poll' && (left <= 0 || askedTooMuch)) {
+      return { kind: 'deadline', last: result, tries, waitMs: askedTooMuch ? asked : undefined }
+    }
+    const sleep = Math.min(waitMs, left)
+    options.beforeWait?.(result, sleep, consecutive)
+    await clock.sleep(sleep)
+    if (clock.cancelled()) return { kind: 'cancelled', tries }
+  }
+}

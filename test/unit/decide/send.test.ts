@@ -1,0 +1,101 @@
+// Sending a request that changes something, on a simulated clock: what is sent again, when, and what each failure
+// says.
+import { describe, expect, it } from 'vitest'
+import { settingsOf } from '../../../sim/settings.ts'
+import { simulatedClock } from '../../../sim/simulated-clock.ts'
+import type { SubmitResult } from '../../../src/admin-api/job-answers.ts'
+import { sendRequest } from '../../../src/decide/send.ts'
+
+const WORDING = {
+  verb: 'start the agent job',
+  gerund: 'Starting the agent job',
+  lookFor: 'a new agent job in project "docs"'
+}
+const ACCEPTED: SubmitResult = { kind: 'accepted', jobId: 'job-1', job: undefined }
+
+/** Sends with these answers in turn; records when each attempt was made. */
+async function send(answers: SubmitResult[], deadline = 600_000, cancelAfter = Infinity) {
+  const clock = { ...simulatedClock(() => 0), cancelled: () => attempts.length >= cancelAfter }
+  const attempts: number[] = []
+  const log: string[] = []
+  const sent = await sendRequest({
+    send: () => {
+      attempts.push(clock.now())
+      return Promise.resolve(answers[Math.min(attempts.length - 1, answers.length - 1)] ?? ACCEPTED)
+    },
+    settings: settingsOf({ 'request-timeout': '30s', 'poll-interval': '5s', 'max-poll-interval': '30s' }),
+    wording: WORDING,
+    deadline,
+    clock,
+    log: (line) => log.push(line)
+  })
+  return { sent, attempts, log }
+}
+
+const RATE_LIMITED: SubmitResult = { kind: 'not sent', reason: 'rate limited (HTTP 429)', rateLimited: true }
+
+describe('sendRequest', () => {
+  it('sends once when the API answers', async () => {
+    const { sent, attempts } = await send([ACCEPTED])
+    expect(sent.kind).toBe('accepted')
+    expect(attempts).toEqual([0])
+  })
+
+  it('sends again, with growing waits, only what the API surely did not act on', async () => {
+    const refused: SubmitResult = { kind: 'not sent', reason: 'connection refused (ECONNREFUSED)' }
+    const { sent, attempts, log } = await send([refused, refused, ACCEPTED])
+    expect(sent.kind).toBe('accepted')
+    expect(attempts).toEqual([0, 5000, 15_000])
+    expect(log[0]).toBe(
+      'Could not start the agent job: connection refused (ECONNREFUSED). The API surely did not act on it, so it is sent again in 5s.'
+    )
+  })
+
+  it('never sooner than Retry-After, and names the rate limit', async () => {
+    const { attempts, log } = await send([{ ...RATE_LIMITED, retryAfterMs: 20_000 }, ACCEPTED])
+    expect(attempts).toEqual([0, 20_000])
+    expect(log[0]).toContain('Mintlify allows 100 agent job starts and follow-ups an hour per project.')
+  })
+
+  it.each([
+    [
+      { kind: 'unknown', reason: 'HTTP 502' },
+      'ambiguous',
+      'Starting the agent job may or may not have worked: HTTP 502. It is not sent again, so that nothing runs twice: look for a new agent job in project "docs" on the Mintlify dashboard before you run this step again.'
+    ],
+    [
+      { kind: 'refused', reason: 'The API refused to start the agent job (HTTP 400: bad).' },
+      'error',
+      'The API refused to start the agent job (HTTP 400: bad). Nothing was started.'
+    ],
+    [
+      { kind: 'cancelled' },
+      'cancelled',
+      'Cancelled while trying to start the agent job: it may or may not have reached the API; look for a new agent job in project "docs" on the Mintlify dashboard.'
+    ]
+  ] as const)('sends nothing again after %j, and says why (%s)', async (result, kind, reason) => {
+    const { sent, attempts } = await send([result])
+    expect(attempts).toHaveLength(1)
+    expect(sent).toMatchObject({ kind, reason })
+  })
+
+  it('gives up when the next try would pass the deadline, saying nothing was started', async () => {
+    const { sent, attempts } = await send([{ ...RATE_LIMITED, retryAfterMs: 120_000 }], 60_000)
+    expect(attempts).toEqual([0])
+    expect(sent).toEqual({
+      kind: 'error',
+      reason:
+        'Could not start the agent job: rate limited (HTTP 429); it asked to wait 2m (Retry-After), past the timeout (1 attempt). Mintlify allows 100 agent job starts and follow-ups an hour per project. Nothing was started.'
+    })
+  })
+
+  it('stops after a cancel during the wait, knowing nothing was sent', async () => {
+    const { sent, attempts } = await send([RATE_LIMITED], 600_000, 1)
+    expect(attempts).toHaveLength(1)
+    expect(sent).toEqual({
+      kind: 'cancelled',
+      reason: 'Cancelled before trying to start the agent job again; nothing was started.',
+      maybeSent: false
+    })
+  })
+})

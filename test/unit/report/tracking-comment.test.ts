@@ -1,0 +1,170 @@
+// The tracking comment's lifecycle, with small budgets passed in and a GitHub side that answers when told to.
+import { describe, expect, it } from 'vitest'
+import type { CommentResult, CommentWrite } from '../../../src/github/tracking-comments.ts'
+import { type TrackedRequest, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
+import { TrackingComment } from '../../../src/report/tracking-comment.ts'
+import { outputWriter } from '../../../src/runner/io.ts'
+import { type Stage, STAGE_WORDING } from '../../../src/text/outcome.ts'
+import type { WaitResult } from '../../../src/wait/job-wait.ts'
+
+const BUDGETS = { deadlineMs: 400, cancelledDeadlineMs: 150, minimumMs: 50 }
+const REQUEST: TrackedRequest = {
+  kind: 'start',
+  run: '42',
+  attempt: 1,
+  prompt: 'hash',
+  line: 'Document it',
+  step: 'docs/agent'
+}
+type Answer = CommentResult | { readonly kind: 'skipped' }
+
+/** The stage a write shows, read from its heading. */
+function stageOf(write: CommentWrite): Stage | undefined {
+  const text = write.render(write.state)
+  const stages = Object.keys(STAGE_WORDING) as Stage[]
+  return stages.find((stage) => text.startsWith(`${STAGE_WORDING[stage].emoji} **${STAGE_WORDING[stage].title}**`))
+}
+
+function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>, cancelled = false) {
+  let cancel = (): void => undefined
+  const whenCancelled = new Promise<void>((resolve) => (cancel = resolve))
+  const outputs: Record<string, string> = {}
+  const warnings: string[] = []
+  const infos: string[] = []
+  const writes: { write: CommentWrite; deadlineMs: number }[] = []
+  const runner = {
+    outputs: outputWriter((name, value) => (outputs[name] = value)),
+    log: { info: (message: string) => infos.push(message), warning: (message: string) => warnings.push(message) },
+    date: () => 1000,
+    cancelled: () => cancelled,
+    whenCancelled
+  }
+  const github = {
+    run: { id: '42', attempt: 1, url: 'https://github.com/acme/docs/actions/runs/42' },
+    write: (write: CommentWrite, deadlineMs: number) => {
+      writes.push({ write, deadlineMs })
+      return answer(write, deadlineMs)
+    }
+  }
+  const comment = new TrackingComment(
+    github,
+    runner,
+    { state: { job: UNKNOWN_JOB, requests: [] }, find: false },
+    BUDGETS
+  )
+  return { comment, outputs, warnings, infos, writes, cancel }
+}
+
+const ended = (kind: 'completed' | 'cancelled') =>
+  ({
+    kind: 'ended',
+    result: { kind, polls: 1, elapsedMs: 10, job: undefined, faults: 0 } as WaitResult,
+    message: 'done',
+    timeoutMs: 1000
+  }) as const
+const never = () => new Promise<Answer>(() => undefined)
+/** GitHub wrote the comment as asked. */
+const written = (write: CommentWrite): Promise<Answer> =>
+  Promise.resolve({
+    kind: 'commented',
+    commentId: 7,
+    url: 'https://github.com/acme/docs/issues/1#c7',
+    state: write.state
+  })
+
+describe('TrackingComment', () => {
+  it('records a request as unsure before it is sent, then the job it started, in the same comment', async () => {
+    const { comment, writes, outputs } = harness(written)
+    await comment.recordBeforeSending(REQUEST)
+    expect(writes).toHaveLength(1)
+    expect(writes[0]?.write).toMatchObject({ commentId: undefined, state: { job: UNKNOWN_JOB } })
+    expect(writes[0] && stageOf(writes[0].write)).toBe('sending')
+    expect(writes[0]?.write.state.requests).toEqual([{ ...REQUEST, unsure: true }])
+    comment.accepted(REQUEST, 'job-9')
+    comment.show({ kind: 'active' })
+    await comment.settle()
+    expect(writes[1]?.write).toMatchObject({ commentId: 7, state: { job: 'job-9', requests: [REQUEST] } })
+    expect(outputs['comment-url']).toBe('https://github.com/acme/docs/issues/1#c7')
+    expect(comment.protectsReruns()).toBe(true)
+  })
+
+  it('stops waiting for the record when the run is cancelled, so the step can end before a slow GitHub answers', async () => {
+    const { comment, cancel } = harness(never)
+    const recorded = comment.recordBeforeSending(REQUEST)
+    cancel()
+    await expect(recorded).resolves.toBeUndefined()
+    expect(comment.protectsReruns()).toBe(false)
+  })
+
+  it('withdraws a request that surely never reached the API, so a re-run may send it', async () => {
+    const { comment, writes } = harness(written)
+    await comment.recordBeforeSending(REQUEST)
+    comment.withdraw(REQUEST)
+    await comment.end(ended('completed'))
+    expect(writes[1]?.write.state.requests).toEqual([])
+    expect(comment.protectsReruns()).toBe(true)
+  })
+
+  it('says re-runs are unprotected when the record of a sent request never landed, and says why once', async () => {
+    const { comment, warnings } = harness(() => Promise.resolve({ kind: 'warning', warning: 'no permission' }))
+    await comment.recordBeforeSending(REQUEST)
+    comment.accepted(REQUEST, 'job-9')
+    comment.show({ kind: 'active' })
+    await comment.settle()
+    expect(comment.problem()).toBe('no permission')
+    expect(comment.protectsReruns()).toBe(false)
+    expect(warnings).toEqual(['no permission', 'no permission'])
+  })
+
+  it("keeps the requests found on the job's own comment, and never undoes a later change", async () => {
+    const earlier: TrackedRequest = { ...REQUEST, run: '41', prompt: 'older' }
+    const { comment, writes } = harness((write) =>
+      Promise.resolve({
+        kind: 'commented',
+        commentId: 7,
+        url: undefined,
+        state: { ...write.state, requests: [earlier, ...write.state.requests] }
+      })
+    )
+    await comment.recordBeforeSending(REQUEST)
+    comment.accepted(REQUEST, 'job-9')
+    comment.show({ kind: 'active' })
+    await comment.settle()
+    expect(writes[1]?.write.state.requests).toEqual([earlier, REQUEST])
+  })
+
+  it('edits with the outcome within one budget shared with the pending writes, or warns that GitHub took it all', async () => {
+    const { comment, warnings, writes } = harness((write) => (stageOf(write) === 'active' ? never() : written(write)))
+    comment.show({ kind: 'active' })
+    await comment.end(ended('completed'))
+    expect(writes.map(({ write }) => stageOf(write))).toEqual(['active'])
+    expect(warnings).toEqual(['The tracking comment was not edited with the outcome: GitHub took all of its 400ms.'])
+  })
+
+  it("gives a cancelled run's edit only the short budget, and the edit what is left of it", async () => {
+    let release: () => void = () => undefined
+    const first = new Promise<void>((resolve) => (release = resolve))
+    const { comment, writes } = harness(async (write) => {
+      if (stageOf(write) === 'active') await first
+      return written(write)
+    }, true)
+    comment.show({ kind: 'active' })
+    setTimeout(release, 20)
+    await comment.end(ended('cancelled'))
+    expect(writes.map(({ write }) => stageOf(write))).toEqual(['active', 'cancelled'])
+    expect(writes[1]?.deadlineMs).toBeLessThanOrEqual(BUDGETS.cancelledDeadlineMs)
+    expect(writes[1]?.deadlineMs).toBeGreaterThan(0)
+    // The write skips the throttled queue whatever ended, the job or the run: the runner leaves little time.
+    expect(writes[1]?.write.cancelled).toBe(true)
+  })
+
+  it('warns when GitHub gives no address for the comment, and sets no comment-url', async () => {
+    const { comment, warnings, outputs } = harness((write) =>
+      Promise.resolve({ kind: 'commented', commentId: 7, url: undefined, state: write.state })
+    )
+    comment.show({ kind: 'started' })
+    await comment.settle()
+    expect(warnings).toEqual(['The tracking comment was written, but GitHub gave no http(s) address for it.'])
+    expect(outputs['comment-url']).toBeUndefined()
+  })
+})
