@@ -24,7 +24,7 @@ export const JOB_DURATIONS_MS = [30_000, 60_000, 120_000, 300_000, 600_000, 1_80
 
 function answer(status: string): PollResult {
   const parsed = parseJob({ status }, { jobId: 'job', githubHosts: new Set(['github.com']) })
-  if (parsed.kind === 'invalid') throw new Error(parsed.reason)
+  if (parsed.kind === 'not a job') throw new Error(parsed.reason)
   return parsed
 }
 const ACTIVE = answer('active')

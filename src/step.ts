@@ -145,7 +145,7 @@ async function previewPhase(
 ): Promise<PreviewOutcome> {
   const { settings } = setup
   const plan = previewPlan(result.kind, result.job)
-  if (plan.kind === 'skip') {
+  if (plan.kind === 'none') {
     runner.log.info(`No preview: ${plan.reason}.`)
     return { kind: 'unavailable', reason: plan.reason }
   }

@@ -26,7 +26,7 @@ export interface AgentJob {
 }
 
 type ParsedJob =
-  { readonly kind: 'job'; readonly job: AgentJob } | { readonly kind: 'invalid'; readonly reason: string }
+  { readonly kind: 'job'; readonly job: AgentJob } | { readonly kind: 'not a job'; readonly reason: string }
 
 /** What the job must be: the one asked for, with its pull request judged against these GitHub hosts. */
 export interface JobExpectations {
@@ -76,18 +76,18 @@ export function readJobId(
  */
 export function parseJob(body: unknown, expected: JobExpectations): ParsedJob {
   const redact = expected.redact ?? ((text: string) => text)
-  if (!isRecord(body)) return { kind: 'invalid', reason: 'the body is not a JSON object' }
+  if (!isRecord(body)) return { kind: 'not a job', reason: 'the body is not a JSON object' }
   const { status, prLink } = body
   if (typeof status !== 'string' || status.trim() === '') {
-    return { kind: 'invalid', reason: 'the body has no "status" string' }
+    return { kind: 'not a job', reason: 'the body has no "status" string' }
   }
   const read = readJobId(body['id'], redact)
-  if ('problem' in read) return { kind: 'invalid', reason: read.problem }
+  if ('problem' in read) return { kind: 'not a job', reason: read.problem }
   const { id } = read
   const problem = identityProblem(id, expected.jobId, redact)
-  if (problem !== undefined) return { kind: 'invalid', reason: problem }
+  if (problem !== undefined) return { kind: 'not a job', reason: problem }
   if (prLink !== undefined && prLink !== null && typeof prLink !== 'string') {
-    return { kind: 'invalid', reason: `"prLink" is ${typeName(prLink)}, not a string` }
+    return { kind: 'not a job', reason: `"prLink" is ${typeName(prLink)}, not a string` }
   }
   const normalized = status.trim().toLowerCase()
   const knownStatus = normalized === 'active' || isTerminal(normalized)

@@ -12,7 +12,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export type Answer = Exchange & { readonly kind: 'answer' }
 
 /** What an answer is judged against: the request it answers, and what the job in it must be. */
-export interface AnswerContext {
+export interface Asked {
   readonly projectId: string
   /** The job the answer must be about; undefined when creating one. */
   readonly jobId: string | undefined
@@ -50,13 +50,10 @@ function bodyOf(answer: Answer): { readonly kind: 'json'; readonly json: unknown
 }
 
 /** The job in a 2xx answer, or why there is none. */
-export function jobInAnswer(
-  answer: Answer,
-  context: AnswerContext
-): { readonly kind: 'job'; readonly job: AgentJob } | NotAJob {
+export function jobInAnswer(answer: Answer, asked: Asked): { readonly kind: 'job'; readonly job: AgentJob } | NotAJob {
   const decoded = bodyOf(answer)
   if (decoded.kind !== 'json') return decoded
-  const parsed = parseJob(decoded.json, context)
+  const parsed = parseJob(decoded.json, asked)
   return parsed.kind === 'job'
     ? parsed
     : { kind: 'not a job', reason: `HTTP ${answer.status} with a body that is not a job: ${parsed.reason}` }
@@ -70,22 +67,20 @@ export type Acceptance =
  * What a 2xx answer to a create or follow-up says. The API's description marks no field of a job as required: an
  * answer with a usable id (for a follow-up, no id, or the id it was sent to) means the API acted, status or not.
  */
-export function acceptanceIn(answer: Answer, context: AnswerContext): Acceptance {
+export function acceptanceIn(answer: Answer, asked: Asked): Acceptance {
   const decoded = bodyOf(answer)
   if (decoded.kind !== 'json') return decoded
   const { json } = decoded
   if (isRecord(json) && json['status'] !== undefined) {
-    const found = jobInAnswer(answer, context)
-    return found.kind === 'job'
-      ? { kind: 'accepted', jobId: found.job.id ?? context.jobId ?? '', job: found.job }
-      : found
+    const found = jobInAnswer(answer, asked)
+    return found.kind === 'job' ? { kind: 'accepted', jobId: found.job.id ?? asked.jobId ?? '', job: found.job } : found
   }
-  const read = isRecord(json) ? readJobId(json['id'], context.redact) : { problem: 'the body is not a JSON object' }
-  const problem = 'problem' in read ? read.problem : identityProblem(read.id, context.jobId, context.redact)
+  const read = isRecord(json) ? readJobId(json['id'], asked.redact) : { problem: 'the body is not a JSON object' }
+  const problem = 'problem' in read ? read.problem : identityProblem(read.id, asked.jobId, asked.redact)
   if (problem !== undefined || 'problem' in read) {
     return { kind: 'not a job', reason: `HTTP ${answer.status} with a body that is not a job: ${problem ?? ''}` }
   }
-  return { kind: 'accepted', jobId: read.id ?? context.jobId ?? '', job: undefined }
+  return { kind: 'accepted', jobId: read.id ?? asked.jobId ?? '', job: undefined }
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AgentJob } from './agent-job.ts'
 import {
   acceptanceIn,
   type Answer,
-  type AnswerContext,
+  type Asked,
   describeAnswer,
   jobInAnswer,
   NOT_SENT_CODES,
@@ -51,7 +51,7 @@ export type PollResult =
 /** Client errors that a later attempt can outlive: request timeout, too early, rate limited. */
 const RETRIABLE_CLIENT_ERRORS = new Set([408, 425, 429])
 
-export function classifyPoll(exchanged: Exchange, timeoutMs: number, context: AnswerContext): PollResult {
+export function classifyPoll(exchanged: Exchange, timeoutMs: number, asked: Asked): PollResult {
   switch (exchanged.kind) {
     case 'cancelled':
       return { kind: 'cancelled' }
@@ -66,30 +66,30 @@ export function classifyPoll(exchanged: Exchange, timeoutMs: number, context: An
       if (viaProxy === PROXY_AUTH_REQUIRED)
         return { kind: 'permanent', reason: `Could not read the job: ${proxyReason(viaProxy)}.` }
       if (viaProxy !== undefined) return { kind: 'transient', reason: proxyReason(viaProxy), fault: 'network' }
-      const reason = networkReason(exchanged.code, context.redact(exchanged.message))
+      const reason = networkReason(exchanged.code, asked.redact(exchanged.message))
       return exchanged.code === 'ENOTFOUND'
-        ? { kind: 'transient', reason, fault: 'network', hostNotFound: context.hostNotFound(reason) }
+        ? { kind: 'transient', reason, fault: 'network', hostNotFound: asked.hostNotFound(reason) }
         : { kind: 'transient', reason, fault: 'network' }
     }
     case 'answer':
-      return classifyPollAnswer(exchanged, context)
+      return classifyPollAnswer(exchanged, asked)
   }
 }
 
-function classifyPollAnswer(answer: Exchange & { kind: 'answer' }, context: AnswerContext): PollResult {
+function classifyPollAnswer(answer: Exchange & { kind: 'answer' }, asked: Asked): PollResult {
   const { status } = answer
   if (status === 200) {
-    const found = jobInAnswer(answer, context)
+    const found = jobInAnswer(answer, asked)
     return found.kind === 'job' ? found : { kind: 'transient', reason: found.reason, fault: 'not a job' }
   }
-  const described = describeAnswer(answer, context.redact)
-  const refusal = refusalOfAnyRequest(answer, described, context.redact)
+  const described = describeAnswer(answer, asked.redact)
+  const refusal = refusalOfAnyRequest(answer, described, asked.redact)
   if (refusal) return { kind: 'permanent', reason: refusal }
   if (status === 404) {
-    const job = `agent job "${forLog(context.jobId ?? '')}"`
+    const job = `agent job "${forLog(asked.jobId ?? '')}"`
     return {
       kind: 'not found',
-      reason: `No ${job} was found in project "${forLog(context.projectId)}" (${described} from GET ${context.target.href}). Check job-id (the id the job-creating step returned), project-id (from the dashboard's API keys page), and that base-url is the API's root.`,
+      reason: `No ${job} was found in project "${forLog(asked.projectId)}" (${described} from GET ${asked.target.href}). Check job-id (the id the job-creating step returned), project-id (from the dashboard's API keys page), and that base-url is the API's root.`,
       sinceAccepted: `The API accepted the request for ${job} but then answered ${described} for it, past the time a new job takes to show. The job may still be running: look for it on the Mintlify dashboard.`,
       described
     }
@@ -118,50 +118,50 @@ export type SubmitResult =
   /** Refused, with the API's own reason; sending it again cannot help. */
   | { readonly kind: 'refused'; readonly reason: string }
   /** It may or may not have reached the API: never sent again. */
-  | { readonly kind: 'unknown'; readonly reason: string }
+  | { readonly kind: 'unsure'; readonly reason: string }
   /** Cancelled while the request was under way: it may or may not have reached the API. */
   | { readonly kind: 'cancelled' }
 
-export interface SubmitContext extends AnswerContext {
+export interface AskedToSubmit extends Asked {
   /** `start the agent job`, `send the follow-up to agent job "7"`: what the request does, for messages. */
   readonly what: string
 }
 
-export function classifySubmit(exchanged: Exchange, timeoutMs: number, context: SubmitContext): SubmitResult {
+export function classifySubmit(exchanged: Exchange, timeoutMs: number, asked: AskedToSubmit): SubmitResult {
   switch (exchanged.kind) {
     case 'cancelled':
       return { kind: 'cancelled' }
     case 'timeout':
-      return { kind: 'unknown', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
+      return { kind: 'unsure', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` }
     case 'network':
-      return classifySubmitFailure(exchanged, context)
+      return classifySubmitFailure(exchanged, asked)
     case 'answer':
-      return classifySubmitAnswer(exchanged, context)
+      return classifySubmitAnswer(exchanged, asked)
   }
 }
 
-function classifySubmitFailure(failure: Exchange & { kind: 'network' }, context: SubmitContext): SubmitResult {
+function classifySubmitFailure(failure: Exchange & { kind: 'network' }, asked: AskedToSubmit): SubmitResult {
   // A proxy that does not open the tunnel never passed the request on: it surely did not reach the API.
   const viaProxy = proxyRefusal(failure.code, failure.message)
   if (viaProxy === PROXY_AUTH_REQUIRED) {
-    return { kind: 'refused', reason: `Could not ${context.what}: ${proxyReason(viaProxy)}.` }
+    return { kind: 'refused', reason: `Could not ${asked.what}: ${proxyReason(viaProxy)}.` }
   }
   if (viaProxy !== undefined) return { kind: 'not sent', reason: proxyReason(viaProxy) }
-  const reason = networkReason(failure.code, context.redact(failure.message))
-  if (failure.code === 'ENOTFOUND') return { kind: 'refused', reason: context.hostNotFound(reason) }
+  const reason = networkReason(failure.code, asked.redact(failure.message))
+  if (failure.code === 'ENOTFOUND') return { kind: 'refused', reason: asked.hostNotFound(reason) }
   return failure.code !== undefined && NOT_SENT_CODES.has(failure.code)
     ? { kind: 'not sent', reason }
-    : { kind: 'unknown', reason }
+    : { kind: 'unsure', reason }
 }
 
-function classifySubmitAnswer(answer: Answer, context: SubmitContext): SubmitResult {
+function classifySubmitAnswer(answer: Answer, asked: AskedToSubmit): SubmitResult {
   const { status } = answer
   if (status >= 200 && status < 300) {
-    const accepted = acceptanceIn(answer, context)
-    return accepted.kind === 'accepted' ? accepted : { kind: 'unknown', reason: accepted.reason }
+    const accepted = acceptanceIn(answer, asked)
+    return accepted.kind === 'accepted' ? accepted : { kind: 'unsure', reason: accepted.reason }
   }
-  const described = describeAnswer(answer, context.redact)
-  const refusal = refusalOfAnyRequest(answer, described, context.redact)
+  const described = describeAnswer(answer, asked.redact)
+  const refusal = refusalOfAnyRequest(answer, described, asked.redact)
   if (refusal) return { kind: 'refused', reason: refusal }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now())
@@ -170,18 +170,18 @@ function classifySubmitAnswer(answer: Answer, context: SubmitContext): SubmitRes
       ? { kind: 'not sent', reason, rateLimited: true }
       : { kind: 'not sent', reason, retryAfterMs, rateLimited: true }
   }
-  if (status === 404) return { kind: 'refused', reason: notFoundReason(described, context) }
+  if (status === 404) return { kind: 'refused', reason: notFoundReason(described, asked) }
   if (status >= 400 && status < 500) {
-    return { kind: 'refused', reason: `The API refused to ${context.what} (${described}).` }
+    return { kind: 'refused', reason: `The API refused to ${asked.what} (${described}).` }
   }
-  return { kind: 'unknown', reason: described }
+  return { kind: 'unsure', reason: described }
 }
 
-function notFoundReason(described: string, context: SubmitContext): string {
-  const { jobId, projectId } = context
+function notFoundReason(described: string, asked: AskedToSubmit): string {
+  const { jobId, projectId } = asked
   const what =
     jobId === undefined
       ? `project "${forLog(projectId)}" was not found`
       : `no agent job "${forLog(jobId)}" was found in project "${forLog(projectId)}"`
-  return `Could not ${context.what}: ${what} (${described} from POST ${context.target.href}). Check project-id${jobId === undefined ? '' : ' and job-id'}, and that base-url is the API's root.`
+  return `Could not ${asked.what}: ${what} (${described} from POST ${asked.target.href}). Check project-id${jobId === undefined ? '' : ' and job-id'}, and that base-url is the API's root.`
 }

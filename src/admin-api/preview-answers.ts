@@ -8,7 +8,7 @@ import { shownHttpUrl } from '../text/untrusted.ts'
 import { isRecord } from './agent-job.ts'
 import {
   type Answer,
-  type AnswerContext,
+  type Asked,
   decodeJson,
   describeAnswer,
   networkReason,
@@ -76,34 +76,34 @@ export type BuildPoll =
   | { readonly kind: 'permanent'; readonly reason: string }
   | { readonly kind: 'cancelled' }
 
-type Context = Pick<AnswerContext, 'redact'>
+type RedactOnly = Pick<Asked, 'redact'>
 
 /** What went wrong before any answer, as a fault worth trying again; a proxy wanting credentials stops. */
-function withoutAnswer(exchanged: Exchange & { kind: 'timeout' | 'network' }, timeoutMs: number, context: Context) {
+function withoutAnswer(exchanged: Exchange & { kind: 'timeout' | 'network' }, timeoutMs: number, asked: RedactOnly) {
   if (exchanged.kind === 'timeout') {
     return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` } as const
   }
   const viaProxy = proxyRefusal(exchanged.code, exchanged.message)
   if (viaProxy === PROXY_AUTH_REQUIRED) return { kind: 'permanent', reason: `${proxyReason(viaProxy)}.` } as const
   const reason =
-    viaProxy === undefined ? networkReason(exchanged.code, context.redact(exchanged.message)) : proxyReason(viaProxy)
+    viaProxy === undefined ? networkReason(exchanged.code, asked.redact(exchanged.message)) : proxyReason(viaProxy)
   return { kind: 'transient', reason } as const
 }
 
-export function classifyTrigger(exchanged: Exchange, timeoutMs: number, context: Context): TriggerResult {
+export function classifyTrigger(exchanged: Exchange, timeoutMs: number, asked: RedactOnly): TriggerResult {
   if (exchanged.kind === 'cancelled') return { kind: 'cancelled' }
   if (exchanged.kind !== 'answer') {
-    const fault = withoutAnswer(exchanged, timeoutMs, context)
+    const fault = withoutAnswer(exchanged, timeoutMs, asked)
     return fault.kind === 'transient'
       ? { kind: 'transient', reason: fault.reason }
       : { kind: 'refused', reason: fault.reason }
   }
   const { status } = exchanged
-  if (status >= 200 && status < 300) return triggeredIn(exchanged, context.redact)
-  const described = describeAnswer(exchanged, context.redact)
+  if (status >= 200 && status < 300) return triggeredIn(exchanged, asked.redact)
+  const described = describeAnswer(exchanged, asked.redact)
   if (status === 429 || status >= 500 || status === 408) return retryAfter(exchanged, described)
   if (status === 403 && /plan/i.test(described)) return { kind: 'unavailable', reason: described }
-  return { kind: 'refused', reason: refusalOfAnyRequest(exchanged, described, context.redact) ?? described }
+  return { kind: 'refused', reason: refusalOfAnyRequest(exchanged, described, asked.redact) ?? described }
 }
 
 function triggeredIn(answer: Answer, redact: Redact): TriggerResult {
@@ -126,17 +126,17 @@ function retryAfter(answer: Answer, described: string): TriggerResult & { kind: 
   return { kind: 'transient', reason, rateLimited, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }
 }
 
-export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, context: Context): BuildPoll {
+export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, asked: RedactOnly): BuildPoll {
   if (exchanged.kind === 'cancelled') return { kind: 'cancelled' }
   if (exchanged.kind !== 'answer') {
-    const fault = withoutAnswer(exchanged, timeoutMs, context)
+    const fault = withoutAnswer(exchanged, timeoutMs, asked)
     return fault.kind === 'transient'
       ? { kind: 'transient', reason: fault.reason }
       : { kind: 'permanent', reason: fault.reason }
   }
-  const described = describeAnswer(exchanged, context.redact)
+  const described = describeAnswer(exchanged, asked.redact)
   if (exchanged.status === 200) {
-    const build = parsePreviewBuild(bodyJson(exchanged), context.redact)
+    const build = parsePreviewBuild(bodyJson(exchanged), asked.redact)
     return build
       ? { kind: 'build', build }
       : { kind: 'transient', reason: `HTTP 200 with a body that is not a build status` }
@@ -151,7 +151,7 @@ export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, contex
       ...(exchanged.status === 404 ? { notFound: true } : {})
     }
   }
-  return { kind: 'permanent', reason: refusalOfAnyRequest(exchanged, described, context.redact) ?? described }
+  return { kind: 'permanent', reason: refusalOfAnyRequest(exchanged, described, asked.redact) ?? described }
 }
 
 /** The answer's JSON; undefined when it has none. */

@@ -59,7 +59,7 @@ export async function sendPrompt(
   })
   if (sent.kind !== 'accepted') {
     // A request that may have reached the API stays on record, unsure: a re-run of this run sends nothing.
-    const maybeSent = sent.kind === 'ambiguous' || (sent.kind === 'cancelled' && sent.maybeSent)
+    const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
     if (!maybeSent) comment?.withdraw(request)
     const jobId = target.kind === 'follow-up' ? target.jobId : undefined
     return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason, comment, jobId }
@@ -128,7 +128,7 @@ export type Sent =
   /** Nothing was started; the reason says why and what to do. */
   | { readonly kind: 'error'; readonly reason: string }
   /** The request may or may not have reached the API, and is not sent again. */
-  | { readonly kind: 'ambiguous'; readonly reason: string }
+  | { readonly kind: 'unsure'; readonly reason: string }
   /** `maybeSent`: the cancel came while the request was out, so it may have reached the API. */
   | { readonly kind: 'cancelled'; readonly reason: string; readonly maybeSent: boolean }
 
@@ -158,7 +158,7 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
       const result = await options.send(timeoutMs)
       if (result.kind !== 'not sent') return { kind: 'done', value: result }
       notSent = result
-      return { kind: 'fault', reason: result.reason, retryAfterMs: result.retryAfterMs }
+      return { kind: 'transient', reason: result.reason, retryAfterMs: result.retryAfterMs }
     }
   )
   switch (retried.kind) {
@@ -191,9 +191,9 @@ function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }>, wording: 
       return result
     case 'refused':
       return { kind: 'error', reason: `${result.reason} Nothing was started.` }
-    case 'unknown':
+    case 'unsure':
       return {
-        kind: 'ambiguous',
+        kind: 'unsure',
         reason: `${wording.gerund} may or may not have worked: ${result.reason}. It is not sent again, so that nothing runs twice: look for ${wording.lookFor} on the Mintlify dashboard before you run this step again.`
       }
     case 'cancelled':

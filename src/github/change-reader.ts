@@ -19,7 +19,7 @@ export interface ReadChanges {
 }
 
 export async function readChanges(github: GitHubClient, fetch: ChangeFetch): Promise<ReadChanges> {
-  if (fetch.kind === 'nothing') return { fetched: {}, warnings: [] }
+  if (fetch.kind === 'none') return { fetched: {}, warnings: [] }
   const what = fetch.kind === 'compare' ? "the push's commits and changed files" : "the pull request's changed files"
   try {
     return {

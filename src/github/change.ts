@@ -111,7 +111,7 @@ export type ChangeFetch =
       /** The commit after it. */
       readonly head: string
     }
-  | { readonly kind: 'nothing' }
+  | { readonly kind: 'none' }
 
 export interface EventFacts {
   readonly facts: ChangeFacts

@@ -57,7 +57,7 @@ export function factsFromEvent(eventName: string, payload: unknown, repository: 
 
 /** Nothing to add, and why (our own words, naming the event). */
 export function nothingToAdd(reason: string): EventFacts {
-  return { facts: { kind: 'none', reason }, fetch: { kind: 'nothing' } }
+  return { facts: { kind: 'none', reason }, fetch: { kind: 'none' } }
 }
 
 export interface RepositoryName {
@@ -118,7 +118,7 @@ export function pullRequestFacts(event: string, payload: unknown, repository: Re
     deletions: countOf(pull['deletions']),
     commitCount: countOf(pull['commits'])
   }
-  if (!repository) return { facts, fetch: { kind: 'nothing' } }
+  if (!repository) return { facts, fetch: { kind: 'none' } }
   const { owner, repo } = repository
   return { facts, fetch: { kind: 'pull-request-files', owner, repo, number } }
 }
@@ -146,7 +146,7 @@ function isCommit(commit: Commit): boolean {
 function compareOf(facts: PushFacts, repository: RepositoryName | undefined): ChangeFetch {
   const { before, after } = facts
   if (!repository || facts.created || facts.deleted || !COMMIT_SHA.test(before) || !COMMIT_SHA.test(after)) {
-    return { kind: 'nothing' }
+    return { kind: 'none' }
   }
   return { kind: 'compare', owner: repository.owner, repo: repository.repo, base: before, head: after }
 }
@@ -196,7 +196,7 @@ export function issueFacts(event: string, payload: unknown, repository: Reposito
     isPullRequest: hasFields(issue['pull_request']),
     comment: event === 'issue_comment' ? commentOf(payload) : undefined
   }
-  return { facts, fetch: { kind: 'nothing' } }
+  return { facts, fetch: { kind: 'none' } }
 }
 
 /** A `release` event: the release and its notes. */
@@ -214,5 +214,5 @@ export function releaseFacts(payload: unknown, repository: RepositoryName | unde
     draft: isTrue(release['draft']),
     prerelease: isTrue(release['prerelease'])
   }
-  return { facts, fetch: { kind: 'nothing' } }
+  return { facts, fetch: { kind: 'none' } }
 }

@@ -52,7 +52,7 @@ export type OpenedGitHub =
   { readonly kind: 'ready'; readonly github: GitHub } | { readonly kind: 'unavailable'; readonly reason: string }
 
 /** What the action reads of the workflow run and the event that started it. */
-export type RunContext = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl' | 'serverUrl' | 'runId' | 'runAttempt'>
+export type RunInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl' | 'serverUrl' | 'runId' | 'runAttempt'>
 
 /**
  * `repository` is `owner/name`, from GITHUB_REPOSITORY; `run`, @actions/github's context, read from the runner's
@@ -63,7 +63,7 @@ export function openGitHub(
   transport: Transport,
   repository: string,
   log: Logger,
-  run: RunContext = context
+  run: RunInfo = context
 ): OpenedGitHub {
   const resolved = resolveCommentTarget({
     issueNumber: settings.issueNumber,
@@ -138,7 +138,7 @@ async function doGitHubWork<T>(
   }
 }
 
-function workflowRun(target: CommentTarget, run: RunContext): WorkflowRun {
+function workflowRun(target: CommentTarget, run: RunInfo): WorkflowRun {
   const attempt = run.runAttempt
   return {
     id: String(run.runId),

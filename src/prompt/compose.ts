@@ -13,10 +13,10 @@ import { redactedDeep } from '../text/redact.ts'
 import { renderChangeContext } from './render.ts'
 
 /** What the action reads of the event. */
-export type EventContext = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>
+export type EventInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>
 
 /** Where the section is read from, and where it says what it did. */
-export interface ComposeContext {
+export interface Sources {
   readonly transport: Transport
   /** `owner/name`, from GITHUB_REPOSITORY. */
   readonly repository: string
@@ -31,7 +31,7 @@ export interface ComposeContext {
  * shortened, and the finished section once more, as the last thing before it leaves. The prompt you wrote is sent as
  * written.
  */
-export async function composePrompt(prompt: string, settings: Settings, where: ComposeContext): Promise<string> {
+export async function composePrompt(prompt: string, settings: Settings, where: Sources): Promise<string> {
   if (settings.context !== 'auto') return prompt
   const section = await gatherChangeContext(settings, where)
   return section === '' ? prompt : `${prompt}\n\n${where.transport.redact(section)}`
@@ -44,12 +44,12 @@ export async function composePrompt(prompt: string, settings: Settings, where: C
  */
 export async function gatherChangeContext(
   settings: Settings,
-  where: ComposeContext,
-  event: EventContext = context
+  where: Sources,
+  event: EventInfo = context
 ): Promise<string> {
   const { log, transport } = where
   const { redact } = transport
-  const payload = redactedDeep(event.payload, redact) as EventContext['payload']
+  const payload = redactedDeep(event.payload, redact) as EventInfo['payload']
   const { facts, fetch } = factsFromEvent(event.eventName, payload, where.repository)
   if (facts.kind === 'none') {
     log.warning(`context: auto adds nothing: ${facts.reason}; the prompt is sent as given.`)

@@ -161,7 +161,7 @@ class JobWait {
       this.#job = known
       this.#seenActive ||= !isTerminal(known.status)
       this.#options.onEvent?.({ kind: 'status', job: known, previous: undefined, elapsedMs: 0 })
-      return this.#ended(known.status) ? { kind: 'done', value: { kind: known.status } } : { kind: 'again' }
+      return this.#ended(known.status) ? { kind: 'done', value: { kind: known.status } } : { kind: 'pending' }
     }
     const pollStart = this.#clock.now()
     const result = await this.#options.fetchJob(timeoutMs)
@@ -204,7 +204,7 @@ class JobWait {
       this.#nextHeartbeat = now + this.#heartbeatMs
     }
     this.#seenActive ||= !isTerminal(job.status)
-    return this.#ended(job.status) ? { kind: 'done', value: { kind: job.status } } : { kind: 'again' }
+    return this.#ended(job.status) ? { kind: 'done', value: { kind: job.status } } : { kind: 'pending' }
   }
 
   #afterFault(fault: PollResult & { kind: 'transient' }): Try<Ended> {
@@ -214,13 +214,13 @@ class JobWait {
     this.#faults += 1
     this.#consecutiveFaults += 1
     this.#lastFault = { reason: fault.reason, kind: fault.fault }
-    return { kind: 'fault', reason: fault.reason, retryAfterMs: fault.retryAfterMs }
+    return { kind: 'transient', reason: fault.reason, retryAfterMs: fault.retryAfterMs }
   }
 
   /** Says what failed, or that the job is still running when it has been a while. */
   #beforeWait(last: Exclude<Try<unknown>, { kind: 'done' }>, waitMs: number, consecutive: number): void {
     const now = this.#clock.now()
-    if (last.kind === 'fault') {
+    if (last.kind === 'transient') {
       this.#options.onEvent?.({ kind: 'fault', reason: last.reason, consecutive, retryInMs: waitMs })
     } else if (this.#job !== undefined && this.#polls > 0 && now >= this.#nextHeartbeat) {
       this.#options.onEvent?.({ kind: 'heartbeat', job: this.#job, elapsedMs: now - this.#start, polls: this.#polls })

@@ -18,7 +18,7 @@ export type PreviewOutcome =
   | { readonly kind: 'building'; readonly reason: string; readonly url: string | undefined }
   | { readonly kind: 'success' | 'failure'; readonly url: string | undefined; readonly build: PreviewBuild }
 
-export interface PreviewContext {
+export interface PreviewWork {
   readonly api: Pick<AdminApi, 'triggerPreview' | 'readPreviewBuild'>
   readonly deadline: number
   readonly clock: Clock
@@ -31,26 +31,22 @@ export interface PreviewContext {
 export function previewPlan(
   outcome: string,
   job: AgentJob | undefined
-): { readonly kind: 'skip'; readonly reason: string } | { readonly kind: 'build'; readonly branch: string } {
+): { readonly kind: 'none'; readonly reason: string } | { readonly kind: 'build'; readonly branch: string } {
   if (outcome !== 'completed')
-    return { kind: 'skip', reason: `the job ended ${outcome}, so there is nothing to preview` }
+    return { kind: 'none', reason: `the job ended ${outcome}, so there is nothing to preview` }
   if (job?.pr.kind !== 'link')
-    return { kind: 'skip', reason: 'the agent changed no files, so there is nothing to preview' }
-  if (!job.ref) return { kind: 'skip', reason: 'the API gave no branch for the job (source.ref)' }
+    return { kind: 'none', reason: 'the agent changed no files, so there is nothing to preview' }
+  if (!job.ref) return { kind: 'none', reason: 'the API gave no branch for the job (source.ref)' }
   return { kind: 'build', branch: job.ref }
 }
 
-export async function buildPreview(
-  branch: string,
-  settings: Settings,
-  context: PreviewContext
-): Promise<PreviewOutcome> {
-  context.log(`Triggering the preview of branch "${forLog(branch)}".`)
-  const triggered = await triggerBuild(branch, settings, context)
+export async function buildPreview(branch: string, settings: Settings, work: PreviewWork): Promise<PreviewOutcome> {
+  work.log(`Triggering the preview of branch "${forLog(branch)}".`)
+  const triggered = await triggerBuild(branch, settings, work)
   if (triggered.kind !== 'triggered') return triggered
-  context.building(triggered.url)
-  context.log(`The preview will be at ${triggered.url ?? '(no address given)'}; waiting for its build.`)
-  return waitForBuild(triggered.statusId, triggered.url, settings, context)
+  work.building(triggered.url)
+  work.log(`The preview will be at ${triggered.url ?? '(no address given)'}; waiting for its build.`)
+  return waitForBuild(triggered.statusId, triggered.url, settings, work)
 }
 
 /** Mintlify's published limit for triggering previews. */
@@ -64,23 +60,23 @@ const CANCELLED_BEFORE_TRIGGER = 'the run was cancelled before the preview was t
 async function triggerBuild(
   branch: string,
   settings: Settings,
-  context: PreviewContext
+  work: PreviewWork
 ): Promise<Triggered | PreviewOutcome> {
-  const { clock } = context
+  const { clock } = work
   const retried = await retry<Triggered | PreviewOutcome>(
     {
       clock,
-      deadline: context.deadline,
+      deadline: work.deadline,
       schedule: settings,
       requestTimeoutMs: settings.requestTimeoutMs,
       mode: 'send',
       beforeWait: (last, waitMs) => {
-        if (last.kind === 'fault')
-          context.log(`Could not trigger the preview: ${last.reason} Trying again in ${formatDuration(waitMs)}.`)
+        if (last.kind === 'transient')
+          work.log(`Could not trigger the preview: ${last.reason} Trying again in ${formatDuration(waitMs)}.`)
       }
     },
     async (timeoutMs) => {
-      const result = await context.api.triggerPreview(branch, timeoutMs)
+      const result = await work.api.triggerPreview(branch, timeoutMs)
       switch (result.kind) {
         case 'triggered':
           return done({ kind: 'triggered', statusId: result.statusId, url: result.previewUrl })
@@ -95,7 +91,7 @@ async function triggerBuild(
           return done({ kind: 'error', reason: CANCELLED_BEFORE_TRIGGER, url: undefined })
         case 'transient': {
           const limit = result.rateLimited ? ` ${RATE_LIMIT_NOTE}` : ''
-          return { kind: 'fault', reason: `${result.reason}.${limit}`, retryAfterMs: result.retryAfterMs }
+          return { kind: 'transient', reason: `${result.reason}.${limit}`, retryAfterMs: result.retryAfterMs }
         }
       }
     }
@@ -106,7 +102,7 @@ async function triggerBuild(
     case 'cancelled':
       return { kind: 'error', reason: CANCELLED_BEFORE_TRIGGER, url: undefined }
     case 'deadline': {
-      const reason = retried.last.kind === 'fault' ? retried.last.reason : ''
+      const reason = retried.last.kind === 'transient' ? retried.last.reason : ''
       return {
         kind: 'error',
         reason: `the preview could not be triggered before the timeout: ${reason}`,
@@ -125,19 +121,19 @@ async function waitForBuild(
   statusId: string,
   url: string | undefined,
   settings: Settings,
-  context: PreviewContext
+  work: PreviewWork
 ): Promise<PreviewOutcome> {
-  const build = new BuildReader(statusId, url, context)
+  const build = new BuildReader(statusId, url, work)
   const retried = await retry<PreviewOutcome>(
     {
-      clock: context.clock,
-      deadline: context.deadline,
+      clock: work.clock,
+      deadline: work.deadline,
       schedule: settings,
       requestTimeoutMs: settings.requestTimeoutMs,
       mode: 'poll',
       beforeWait: (last, waitMs) => {
-        if (last.kind === 'fault') {
-          context.log(`Could not read the preview's build: ${last.reason}; trying again in ${formatDuration(waitMs)}.`)
+        if (last.kind === 'transient') {
+          work.log(`Could not read the preview's build: ${last.reason}; trying again in ${formatDuration(waitMs)}.`)
         }
       }
     },
@@ -157,23 +153,23 @@ async function waitForBuild(
 class BuildReader {
   readonly #statusId: string
   readonly #url: string | undefined
-  readonly #context: PreviewContext
+  readonly #work: PreviewWork
   readonly #start: number
   #status: string | undefined
   /** The first 404 since the build was last read: the grace runs from it, through any other fault in between. */
   #notFoundSince: number | undefined
 
-  constructor(statusId: string, url: string | undefined, context: PreviewContext) {
+  constructor(statusId: string, url: string | undefined, work: PreviewWork) {
     this.#statusId = statusId
     this.#url = url
-    this.#context = context
-    this.#start = context.clock.now()
+    this.#work = work
+    this.#start = work.clock.now()
   }
 
   async readOnce(timeoutMs: number): Promise<Try<PreviewOutcome>> {
-    const { clock, log } = this.#context
+    const { clock, log } = this.#work
     const url = this.#url
-    const read = await this.#context.api.readPreviewBuild(this.#statusId, timeoutMs)
+    const read = await this.#work.api.readPreviewBuild(this.#statusId, timeoutMs)
     if (read.kind === 'cancelled')
       return done({ kind: 'building', reason: 'the run was cancelled while it built', url })
     if (read.kind === 'permanent')
@@ -185,19 +181,19 @@ class BuildReader {
         const reason = `its build status was not found, and not read since, for ${since} (last: ${read.reason})`
         return done({ kind: 'error', reason, url })
       }
-      return { kind: 'fault', reason: read.reason, retryAfterMs: read.retryAfterMs }
+      return { kind: 'transient', reason: read.reason, retryAfterMs: read.retryAfterMs }
     }
     this.#notFoundSince = undefined
     if (read.build.status !== this.#status) {
       log(`Preview build: ${forLog(read.build.status)} (after ${formatDuration(clock.now() - this.#start)})`)
     }
     this.#status = read.build.status
-    return buildEnded(read.build) ? done({ kind: read.build.status, url, build: read.build }) : { kind: 'again' }
+    return buildEnded(read.build) ? done({ kind: read.build.status, url, build: read.build }) : { kind: 'pending' }
   }
 
   /** Why the build is taken as still building when the time ran out: the status last read, or the last fault. */
   unfinishedReason(last: Exclude<Try<PreviewOutcome>, { kind: 'done' }>): string {
-    return this.#status === undefined && last.kind === 'fault'
+    return this.#status === undefined && last.kind === 'transient'
       ? `its build status could not be read before the timeout ran out (${last.reason})`
       : `it was still ${forLog(this.#status ?? 'queued')} when the timeout ran out`
   }

@@ -110,9 +110,9 @@ export type Try<T> =
   /** The loop is over, with this value (which may say that the try was cancelled, or that it cannot go on). */
   | { readonly kind: 'done'; readonly value: T }
   /** A success that is not the end yet (the job is still active): poll again in a while. */
-  | { readonly kind: 'again' }
+  | { readonly kind: 'pending' }
   /** Worth trying again after the backoff, and never sooner than the `Retry-After` the answer asked for. */
-  | { readonly kind: 'fault'; readonly reason: string; readonly retryAfterMs?: number | undefined }
+  | { readonly kind: 'transient'; readonly reason: string; readonly retryAfterMs?: number | undefined }
 
 export type Retried<T> =
   | { readonly kind: 'done'; readonly value: T; readonly tries: number }
@@ -151,9 +151,9 @@ export async function retry<T>(
   for (let tries = 1; ; tries++) {
     const result = await once(requestBudget(options.requestTimeoutMs, deadline, clock.now()), tries)
     if (result.kind === 'done') return { kind: 'done', value: result.value, tries }
-    consecutive = result.kind === 'fault' ? consecutive + 1 : 0
+    consecutive = result.kind === 'transient' ? consecutive + 1 : 0
     const now = clock.now()
-    const asked = result.kind === 'fault' ? result.retryAfterMs : undefined
+    const asked = result.kind === 'transient' ? result.retryAfterMs : undefined
     const backoff = consecutive > 0 ? faultDelay(consecutive, schedule, clock.random) : 0
     const grown = mode === 'poll' ? pollDelay(now - start, schedule, clock.random) : 0
     const waitMs = Math.max(grown, backoff, asked ?? 0)

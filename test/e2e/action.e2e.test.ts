@@ -41,7 +41,7 @@ describe('the bundled action', () => {
     expect(requests[0]?.headers['user-agent']).toMatch(/^mintlify-agent-action\/\d+\.\d+\.\d+$/)
     expect(run.stdout).toContain('\nJob status: active\n')
     expect(run.stdout).toMatch(
-      /\nJob status: completed \(was active, after \d+ms\); pull request https:\/\/github\.com\/acme\/docs\/pull\/42\n/
+      /\nJob status: completed \(was active, after [\dhms ]+\); pull request https:\/\/github\.com\/acme\/docs\/pull\/42\n/
     )
     expect(run.stdout).toContain(`completed after`)
     expect(run.summary).toContain('Mintlify agent job completed')

@@ -9,7 +9,7 @@ import { jobBody, type RunningServer, sendJson, startServer } from '../../sim/ad
 import { type AgentApi, type AgentApiOptions, simulateAgentApi } from '../../sim/agent-api.ts'
 import type { FakeGitHub } from '../../sim/github-api.ts'
 import { loopback } from './support/loopback.ts'
-import { type ActionRun, runAction, type RunOptions } from './support/run-bundle.ts'
+import { bundleRunner, type RunOptions } from './support/run-bundle.ts'
 import { once, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
@@ -37,17 +37,7 @@ function agentApi(options: Partial<AgentApiOptions> = {}): Promise<{ api: AgentA
   })
 }
 
-function run(
-  server: { url: string },
-  inputs: Record<string, string>,
-  options: Partial<RunOptions> = {}
-): Promise<ActionRun> {
-  return runAction({
-    githubToken: TOKEN,
-    ...options,
-    inputs: { 'project-id': PROJECT, 'api-key': KEY, 'base-url': server.url, ...FAST, ...inputs }
-  })
-}
+const run = bundleRunner({ githubToken: TOKEN, inputs: { 'project-id': PROJECT, 'api-key': KEY, ...FAST } })
 
 function withGitHub(github: FakeGitHub, env: Record<string, string> = {}): Partial<RunOptions> {
   return { eventName: 'issues', event: ISSUE_EVENT, env: { GITHUB_API_URL: github.url, ...env } }
@@ -309,7 +299,7 @@ describe('follow-ups', () => {
     expect(result.exitCode).toBe(0)
     // The answer and two polls still show the earlier "completed"; then the job is active for two polls, then ends.
     expect(server.requests.filter((request) => request.method === 'GET')).toHaveLength(5)
-    expect(result.stdout).toMatch(/Job status: active \(was completed, after \d+ms\)/)
+    expect(result.stdout).toMatch(/Job status: active \(was completed, after [\dhms ]+\)/)
   })
 
   it("stops with the API's reason when the job does not exist", async () => {
@@ -462,8 +452,8 @@ describe('the tracking comment', () => {
         }
       }
     )
-    // Octokit's wait before its next retry outlasts the runner's patience: the outputs must not wait for it.
-    expect(performance.now() - signalled).toBeLessThan(3000)
+    // Octokit's wait before its next retry outlasts the runner's patience (7.5 s): the outputs must not wait for it.
+    expect(performance.now() - signalled).toBeLessThan(7500)
     expect(result.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': '' })
     expect(result.summary).toContain('Run cancelled')
     expect(api.posts).toEqual([])
@@ -689,7 +679,8 @@ describe('the tracking comment', () => {
       }
     )
     expect(result.exitCode).toBe(1)
-    expect(performance.now() - signalled).toBeLessThan(6000)
+    // Within the runner's patience: 7.5 s from SIGINT to SIGTERM.
+    expect(performance.now() - signalled).toBeLessThan(7500)
     expect(result.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': 'job-1' })
     expect(github.comments).toHaveLength(1)
     expect(github.comments[0]?.body).toContain(

@@ -3,18 +3,15 @@ import { describe, expect, it } from 'vitest'
 import { sendJson } from '../../sim/admin-api.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
-import { runAction } from './support/run-bundle.ts'
+import { bundleRunner, runAction } from './support/run-bundle.ts'
 
 const KEY = 'mint_inputs_attack_key_0123'
 const servers = loopback()
 
-function run(url: string, inputs: Record<string, string>, env: Record<string, string> = {}) {
-  return runAction({
-    githubToken: 'ghs_inputs_attack_token_01',
-    env,
-    inputs: { 'project-id': 'docs', 'api-key': KEY, 'base-url': url, prompt: 'Go', ...inputs }
-  })
-}
+const run = bundleRunner({
+  githubToken: 'ghs_inputs_attack_token_01',
+  inputs: { 'project-id': 'docs', 'api-key': KEY, prompt: 'Go' }
+})
 
 describe('careless inputs', () => {
   it.each([
@@ -41,7 +38,7 @@ describe('careless inputs', () => {
     ['project-id', '..']
   ])('%s: %j is an input error before any request, that does not show the key', async (name, value) => {
     const server = await servers.serve((_req, res) => sendJson(res, 500, {}))
-    const result = await run(server.url, { [name]: value })
+    const result = await run(server, { [name]: value })
     expect(server.requests).toHaveLength(0)
     expect(result.outputs['outcome']).toBe('error')
     expect(errorAnnotations(result).join('\n')).toContain(`"${name}"`)
@@ -55,7 +52,7 @@ describe('careless inputs', () => {
       if (req.headers.authorization !== `Bearer ${KEY}`) return sendJson(res, 401, { error: 'bad key' })
       sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'job-1', status: 'completed' })
     })
-    const result = await run(server.url, { 'api-key': `${KEY}\n`, 'poll-interval': '50ms' })
+    const result = await run(server, { 'api-key': `${KEY}\n`, 'poll-interval': '50ms' })
     expect(result.outputs['outcome']).toBe('completed')
   })
 

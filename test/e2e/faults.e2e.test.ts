@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
 import { startProxy } from '../../sim/loopback-proxy.ts'
 import { loopback } from './support/loopback.ts'
-import { type ActionRun, runAction } from './support/run-bundle.ts'
-import { isLoopbackHost } from '../../src/inputs/settings.ts'
+import { type ActionRun, bundleRunner, runAction } from './support/run-bundle.ts'
 import { once, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
@@ -44,17 +43,7 @@ function inTurn(...responders: Respond[]): Respond {
   }
 }
 
-async function run(
-  server: { url: string },
-  inputs: Record<string, string> = {},
-  env: Record<string, string> = {}
-): Promise<ActionRun> {
-  // Against a remote host (one only a proxy reaches) the action polls no more often than once a second.
-  const remote = isLoopbackHost(new URL(server.url).hostname)
-    ? {}
-    : { 'poll-interval': '1s', 'max-poll-interval': '1s' }
-  return runAction({ inputs: { ...INPUTS, ...remote, 'base-url': server.url, ...inputs }, env })
-}
+const run = bundleRunner({ inputs: INPUTS })
 
 function gaps(server: RunningServer): number[] {
   return server.requests.slice(1).map((request, i) => request.at - (server.requests[i]?.at ?? 0))
@@ -203,7 +192,7 @@ describe('transient faults are retried, then the job is reported', () => {
         (_req, res) => completed(res)
       )
     )
-    const result = await run(server, { 'request-timeout': '500ms' }, { RUNNER_DEBUG: '1' })
+    const result = await run(server, { 'request-timeout': '500ms' }, { env: { RUNNER_DEBUG: '1' } })
     expectCompletedAfterRetries(result, server, 2)
     expect(result.stdout).toContain('Poll failed: no complete answer within 500ms (request-timeout)')
     // The action's own measure: the server cannot see when the client's deadline started.
@@ -275,7 +264,8 @@ describe('faults that outlast the timeout', () => {
     const [error] = errorAnnotations(result)
     expect(error).toContain(`could not be read within the timeout of 2s: HTTP 503 (${server.requests.length} attempts)`)
     expect(server.requests.length).toBeGreaterThanOrEqual(4)
-    expect(result.durationMs).toBeLessThan(1500 + 5000)
+    // Without its timeout the step would poll until the test's own timeout.
+    expect(result.durationMs).toBeLessThan(15_000)
   })
 
   it('after the job was seen, report it as still active with the fault', async () => {
@@ -352,8 +342,8 @@ describe('cancellation', () => {
       expect(result.outputs).toMatchObject({ status: 'active', outcome: 'cancelled' })
       expect(result.summary).toContain('⏹️ Run cancelled')
       expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for agent job "job-9"')
-      // Within the runner's patience (7.5 s from SIGINT to SIGTERM), with room for a loaded machine.
-      expect(performance.now() - signalledAt).toBeLessThan(3000)
+      // Within the runner's patience: 7.5 s from SIGINT to SIGTERM.
+      expect(performance.now() - signalledAt).toBeLessThan(7500)
       await new Promise((resolve) => setTimeout(resolve, 500))
       expect(server.requests).toHaveLength(requestsAtSignal)
     }
@@ -369,7 +359,7 @@ describe('process hygiene', () => {
     const result = await run(server)
     expect(server.requests).toHaveLength(1)
     // The server holds idle connections for 30 s: a socket left open would keep the process alive that long.
-    expect(result.durationMs).toBeLessThan(5000)
+    expect(result.durationMs).toBeLessThan(15_000)
   })
 })
 
@@ -382,7 +372,7 @@ describe('hostile responses', () => {
         source: { repository: '<script>alert(1)</script>', ref: 'main\r\n::stop-commands::token' }
       })
     )
-    const result = await run(server, {}, { RUNNER_DEBUG: '1' })
+    const result = await run(server, {}, { env: { RUNNER_DEBUG: '1' } })
     const lines = result.stdout.split('\n')
     expect(lines.filter((line) => /^\s*::(error|stop-commands)::/.test(line))).toEqual([])
     expect(lines.filter((line) => /^\s*::add-mask::/.test(line))).toEqual([
@@ -413,7 +403,7 @@ describe('hostile responses', () => {
         (_req, res) => completed(res)
       )
     )
-    const result = await run(server, {}, { RUNNER_DEBUG: '1', ACTIONS_STEP_DEBUG: 'true' })
+    const result = await run(server, {}, { env: { RUNNER_DEBUG: '1', ACTIONS_STEP_DEBUG: 'true' } })
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toContain('::debug::')
     expect(result.stdout).toContain('Poll failed: HTTP 500: bad key ***; retrying in')
@@ -439,7 +429,7 @@ describe('proxies', () => {
     'tunnels https through %s with CONNECT, so the proxy never sees the key',
     async (variable) => {
       const { server, proxy, baseUrl, env } = await behindProxy()
-      const result = await run({ url: baseUrl }, {}, { ...env, [variable]: proxy.url })
+      const result = await run({ url: baseUrl }, {}, { env: { ...env, [variable]: proxy.url } })
       expect(result.exitCode).toBe(0)
       expect(result.outputs['prLink']).toBe(PR)
       expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
@@ -450,7 +440,7 @@ describe('proxies', () => {
 
   it('takes a proxy given without a scheme (host:port) for an http:// proxy, as curl does', async () => {
     const { server, proxy, baseUrl, env } = await behindProxy()
-    const result = await run({ url: baseUrl }, {}, { ...env, HTTPS_PROXY: new URL(proxy.url).host })
+    const result = await run({ url: baseUrl }, {}, { env: { ...env, HTTPS_PROXY: new URL(proxy.url).host } })
     expect(result.exitCode).toBe(0)
     expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
     expect(server.requests).toHaveLength(1)
@@ -458,7 +448,7 @@ describe('proxies', () => {
 
   it('stops before any request, naming the variable, when a proxy variable is not a proxy address', async () => {
     const server = await serve((_req, res) => completed(res))
-    const result = await run(server, {}, { HTTPS_PROXY: 'socks5://proxy.example:1080' })
+    const result = await run(server, {}, { env: { HTTPS_PROXY: 'socks5://proxy.example:1080' } })
     expect(result.exitCode).toBe(1)
     expect(server.requests).toHaveLength(0)
     expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
@@ -487,7 +477,7 @@ describe('proxies', () => {
     const result = await run(
       { url: 'https://api.mintlify.test' },
       { prompt: 'Document it', 'job-id': '' },
-      { HTTPS_PROXY: proxy.url }
+      { env: { HTTPS_PROXY: proxy.url } }
     )
     expect(result.exitCode).toBe(1)
     expect(proxy.connects()).toBe(1)
@@ -503,7 +493,7 @@ describe('proxies', () => {
     const result = await run(
       { url: 'https://api.mintlify.test' },
       { prompt: 'Document it', 'job-id': '', timeout: '3s' },
-      { HTTPS_PROXY: proxy.url }
+      { env: { HTTPS_PROXY: proxy.url } }
     )
     expect(result.exitCode).toBe(1)
     expect(proxy.connects()).toBeGreaterThan(1)
@@ -514,7 +504,7 @@ describe('proxies', () => {
 
   it('is not fooled by a blank lower-case variable into ignoring the upper-case one', async () => {
     const { server, proxy, baseUrl, env } = await behindProxy()
-    const result = await run({ url: baseUrl }, {}, { ...env, https_proxy: ' ', HTTPS_PROXY: proxy.url })
+    const result = await run({ url: baseUrl }, {}, { env: { ...env, https_proxy: ' ', HTTPS_PROXY: proxy.url } })
     expect(result.exitCode).toBe(0)
     expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
     expect(server.requests).toHaveLength(1)
@@ -525,7 +515,7 @@ describe('proxies', () => {
     const result = await run(
       { url: baseUrl },
       {},
-      { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.mintlify.test' }
+      { env: { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.mintlify.test' } }
     )
     // Without the proxy the name does not resolve: the request went straight to DNS, and nowhere else.
     expect(result.outputs['outcome']).toBe('error')
@@ -542,7 +532,7 @@ describe('proxies', () => {
     const result = await run(
       { url },
       {},
-      { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' }
+      { env: { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' } }
     )
     expect(result.exitCode).toBe(0)
     expect(proxy.carried).toEqual([])

@@ -6,7 +6,7 @@ import { sendJson } from '../../sim/admin-api.ts'
 import type { AgentApiOptions } from '../../sim/agent-api.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
-import { type ActionRun, runAction, type RunOptions } from './support/run-bundle.ts'
+import { bundleRunner, type RunOptions } from './support/run-bundle.ts'
 import { once } from './support/triggers.ts'
 
 const KEY = 'mint_preview_secret_key_0123456'
@@ -24,25 +24,16 @@ function api(options: Partial<AgentApiOptions> = {}) {
   })
 }
 
-function run(
-  server: { url: string },
-  inputs: Record<string, string> = {},
-  options: Partial<RunOptions> = {}
-): Promise<ActionRun> {
-  return runAction({
-    ...options,
-    inputs: {
-      'project-id': PROJECT,
-      'api-key': KEY,
-      'base-url': server.url,
-      'poll-interval': '100ms',
-      'max-poll-interval': '200ms',
-      prompt: 'Document it',
-      preview: 'true',
-      ...inputs
-    }
-  })
-}
+const run = bundleRunner({
+  inputs: {
+    'project-id': PROJECT,
+    'api-key': KEY,
+    'poll-interval': '100ms',
+    'max-poll-interval': '200ms',
+    prompt: 'Document it',
+    preview: 'true'
+  }
+})
 
 describe('preview: true', () => {
   it("builds the preview of the agent's branch, and hands on its address, its status and the branch", async () => {

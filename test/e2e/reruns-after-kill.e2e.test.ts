@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { sendJson } from '../../sim/admin-api.ts'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
 import { loopback } from './support/loopback.ts'
-import { runAction, type RunOptions } from './support/run-bundle.ts'
+import { bundleRunner } from './support/run-bundle.ts'
 import { once } from './support/triggers.ts'
 
 const KEY = 'mint_rerun_attack_key_0123'
@@ -12,23 +12,12 @@ const PROJECT = 'docs'
 const ISSUE = { action: 'labeled', issue: { number: 12, title: 'Docs' } }
 const servers = loopback()
 
-function run(apiUrl: string, githubUrl: string, inputs: Record<string, string>, options: Partial<RunOptions> = {}) {
-  return runAction({
-    githubToken: TOKEN,
-    eventName: 'issues',
-    event: ISSUE,
-    ...options,
-    env: { GITHUB_API_URL: githubUrl, ...options.env },
-    inputs: {
-      'project-id': PROJECT,
-      'api-key': KEY,
-      'base-url': apiUrl,
-      'poll-interval': '100ms',
-      'max-poll-interval': '300ms',
-      ...inputs
-    }
-  })
-}
+const run = bundleRunner({
+  githubToken: TOKEN,
+  eventName: 'issues',
+  event: ISSUE,
+  inputs: { 'project-id': PROJECT, 'api-key': KEY, 'poll-interval': '100ms', 'max-poll-interval': '300ms' }
+})
 
 describe('re-runs', () => {
   it.each([404, 400, 410])(
@@ -47,7 +36,8 @@ describe('re-runs', () => {
       const github = await servers.github()
       const inputs = { prompt: 'Document /users', comment: 'true' }
       // Attempt 1: the job starts, the comment says it runs, and the runner dies (kill -9).
-      await run(server.url, github.url, inputs, {
+      await run(server, inputs, {
+        github,
         env: { GITHUB_RUN_ATTEMPT: '1' },
         onSpawn: (child) => {
           once(
@@ -59,12 +49,7 @@ describe('re-runs', () => {
       expect(api.posts).toHaveLength(1)
       // The API cannot find the job for a moment (it is still running).
       lost = true
-      const rerun = await run(
-        server.url,
-        github.url,
-        { ...inputs, timeout: '3s' },
-        { env: { GITHUB_RUN_ATTEMPT: '2' } }
-      )
+      const rerun = await run(server, { ...inputs, timeout: '3s' }, { github, env: { GITHUB_RUN_ATTEMPT: '2' } })
       expect(rerun.stdout).not.toContain('this attempt sends it again')
       expect(api.posts).toHaveLength(1)
     }
@@ -85,7 +70,8 @@ describe('re-runs', () => {
       }
     })
     const inputs = { prompt: 'Document /users', comment: 'true' }
-    await run(server.url, github.url, inputs, {
+    await run(server, inputs, {
+      github,
       env: { GITHUB_RUN_ATTEMPT: '1' },
       onSpawn: (child) =>
         once(
@@ -93,7 +79,7 @@ describe('re-runs', () => {
           () => child.kill('SIGKILL')
         )
     })
-    const rerun = await run(server.url, github.url, { ...inputs, timeout: '3s' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    const rerun = await run(server, { ...inputs, timeout: '3s' }, { github, env: { GITHUB_RUN_ATTEMPT: '2' } })
     expect(api.posts).toHaveLength(1)
     expect(rerun.outputs['outcome']).toBe('error')
   })
@@ -114,7 +100,8 @@ describe('re-runs', () => {
     })
     const github = await servers.github()
     const inputs = { prompt: 'Also /teams', 'job-id': 'job-7', comment: 'true' }
-    await run(server.url, github.url, inputs, {
+    await run(server, inputs, {
+      github,
       env: { GITHUB_RUN_ATTEMPT: '1' },
       onSpawn: (child) =>
         once(
@@ -122,7 +109,7 @@ describe('re-runs', () => {
           () => child.kill('SIGKILL')
         )
     })
-    const rerun = await run(server.url, github.url, { ...inputs, timeout: '3s' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    const rerun = await run(server, { ...inputs, timeout: '3s' }, { github, env: { GITHUB_RUN_ATTEMPT: '2' } })
     expect(posts).toBe(1)
     expect(rerun.outputs['outcome']).toBe('error')
   })
@@ -136,7 +123,8 @@ describe('re-runs', () => {
     const server = await servers.serve(api.respond)
     const github = await servers.github()
     const inputs = { prompt: 'Document /users', comment: 'true' }
-    const first = await run(server.url, github.url, inputs, {
+    const first = await run(server, inputs, {
+      github,
       env: { GITHUB_RUN_ATTEMPT: '1' },
       onSpawn: (child) =>
         once(
@@ -148,7 +136,7 @@ describe('re-runs', () => {
     // Meanwhile the job completes, with its pull request.
     const job = api.jobs.get('job-1')
     if (job) job.run = { activePolls: 0, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' } }
-    const rerun = await run(server.url, github.url, { ...inputs, timeout: '3s' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    const rerun = await run(server, { ...inputs, timeout: '3s' }, { github, env: { GITHUB_RUN_ATTEMPT: '2' } })
     expect(api.posts).toHaveLength(1)
     expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
   })

@@ -15,7 +15,7 @@ import {
 import { renderComment } from '../../src/report/comment-body.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
-import { type ActionRun, runAction, type RunOptions } from './support/run-bundle.ts'
+import { bundleRunner, runAction, type RunOptions } from './support/run-bundle.ts'
 import { once } from './support/triggers.ts'
 
 const KEY = 'mint_spec_allows_secret_key_0123'
@@ -26,17 +26,7 @@ const FAST = { 'poll-interval': '100ms', 'max-poll-interval': '200ms' }
 const ISSUE_EVENT = { action: 'labeled', issue: { number: 12, title: 'Document /users' } }
 const servers = loopback()
 
-function run(
-  base: { url: string } | undefined,
-  inputs: Record<string, string>,
-  options: Partial<RunOptions> = {}
-): Promise<ActionRun> {
-  return runAction({
-    githubToken: TOKEN,
-    ...options,
-    inputs: { 'project-id': PROJECT, 'api-key': KEY, ...(base ? { 'base-url': base.url } : {}), ...FAST, ...inputs }
-  })
-}
+const run = bundleRunner({ githubToken: TOKEN, inputs: { 'project-id': PROJECT, 'api-key': KEY, ...FAST } })
 
 const story = (jobId: string) => ({ projectId: PROJECT, jobId, apiKey: KEY, final: { status: 'completed' } })
 const job = (res: ServerResponse, jobId: string, status: string, prLink: string | null = null) =>

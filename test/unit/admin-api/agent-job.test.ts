@@ -84,8 +84,8 @@ describe('parseJob', () => {
     [{ ...valid, id: 'job-2' }, '"id" is "job-2", not "job-1" (another job\'s answer)']
   ])('refuses %j: %s', (body, reason) => {
     const parsed = parse(body)
-    expect(parsed.kind).toBe('invalid')
-    if (parsed.kind === 'invalid') expect(parsed.reason).toContain(reason)
+    expect(parsed.kind).toBe('not a job')
+    if (parsed.kind === 'not a job') expect(parsed.reason).toContain(reason)
   })
 })
 
@@ -154,7 +154,7 @@ describe('a job read as sent, shown redacted', () => {
   })
 
   it('refuses an id that holds a secret, since an id is used exactly as given', () => {
-    expect(parseRedacting({ id: 'job-mint_secret', status: 'active' })).toMatchObject({ kind: 'invalid' })
+    expect(parseRedacting({ id: 'job-mint_secret', status: 'active' })).toMatchObject({ kind: 'not a job' })
   })
 
   it('redacts the job it hands on as JSON, keys too', () => {

@@ -136,10 +136,10 @@ describe('classifySubmit', () => {
   it.each([
     ['201 with the new job', answer(201, { id: 'job-9', status: 'active' }), 'accepted'],
     ["201 with only the new job's id", answer(201, { id: 'job-9' }), 'accepted'],
-    ['201 whose job has no id', answer(201, { status: 'active' }), 'unknown'],
-    ['201 with neither id nor status', answer(201, {}), 'unknown'],
-    ['201 whose id holds a secret', answer(201, { id: 'x-mint_secret' }), 'unknown'],
-    ['201 that is not JSON', answer(201, 'ok'), 'unknown'],
+    ['201 whose job has no id', answer(201, { status: 'active' }), 'unsure'],
+    ['201 with neither id nor status', answer(201, {}), 'unsure'],
+    ['201 whose id holds a secret', answer(201, { id: 'x-mint_secret' }), 'unsure'],
+    ['201 that is not JSON', answer(201, 'ok'), 'unsure'],
     ['429', answer(429, { error: 'Rate limit exceeded' }), 'not sent'],
     ['connection refused', network('ECONNREFUSED'), 'not sent'],
     ['a temporary DNS failure', network('EAI_AGAIN'), 'not sent'],
@@ -151,11 +151,11 @@ describe('classifySubmit', () => {
     ['401', answer(401), 'refused'],
     ['404', answer(404, { error: 'Project not found' }), 'refused'],
     ['302', answer(302), 'refused'],
-    ['500', answer(500), 'unknown'],
-    ['502', answer(502), 'unknown'],
-    ['a reset once the request was sent', network('ECONNRESET'), 'unknown'],
-    ['an error without a code', network(undefined, 'other side closed'), 'unknown'],
-    ['no answer in time', TIMEOUT, 'unknown'],
+    ['500', answer(500), 'unsure'],
+    ['502', answer(502), 'unsure'],
+    ['a reset once the request was sent', network('ECONNRESET'), 'unsure'],
+    ['an error without a code', network(undefined, 'other side closed'), 'unsure'],
+    ['no answer in time', TIMEOUT, 'unsure'],
     ['a cancel while it was out', CANCELLED, 'cancelled']
   ] as const)('%s: %s', (_, exchanged, kind) => {
     expect(classifySubmit(exchanged, 30_000, START).kind).toBe(kind)
@@ -165,8 +165,8 @@ describe('classifySubmit', () => {
     ['an empty object', {}, 'accepted'],
     ['the job it was sent to, without a status', { id: 'job-1' }, 'accepted'],
     ['the job it was sent to, with a status', { id: 'job-1', status: 'active' }, 'accepted'],
-    ["another job's id", { id: 'job-2' }, 'unknown'],
-    ['a list', [], 'unknown']
+    ["another job's id", { id: 'job-2' }, 'unsure'],
+    ['a list', [], 'unsure']
   ])('takes a 2xx to a follow-up holding %s as %s', (_, body, kind) => {
     expect(classifySubmit(answer(200, body), 30_000, FOLLOW_UP)).toMatchObject({
       kind,

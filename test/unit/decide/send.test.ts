@@ -59,8 +59,8 @@ describe('sendRequest', () => {
 
   it.each([
     [
-      { kind: 'unknown', reason: 'HTTP 502' },
-      'ambiguous',
+      { kind: 'unsure', reason: 'HTTP 502' },
+      'unsure',
       'Starting the agent job may or may not have worked: HTTP 502. It is not sent again, so that nothing runs twice: look for a new agent job in project "docs" on the Mintlify dashboard before you run this step again.'
     ],
     [

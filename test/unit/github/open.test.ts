@@ -10,7 +10,7 @@ import {
   type FailedWork,
   type GitHub,
   openGitHub,
-  type RunContext
+  type RunInfo
 } from '../../../src/github/open.ts'
 import { type CommentTarget, resolveCommentTarget } from '../../../src/github/tracking-comments.ts'
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 function sideOf(github: FakeGitHub): GitHub {
   servers.push(github)
-  const run: RunContext = {
+  const run: RunInfo = {
     eventName: 'issues',
     payload: { issue: { number: 12 } },
     apiUrl: github.url,

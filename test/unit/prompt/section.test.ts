@@ -17,7 +17,7 @@ function prFacts(change: Partial<PullRequestFacts> = {}): PullRequestFacts {
 }
 
 describe('pullRequestSection', () => {
-  it('names the pull request and its state, then its prFacts', () => {
+  it('names the pull request and its state, then its facts', () => {
     const plan = pullRequestSection(prFacts(), {})
     expect(plan.identity).toBe('Pull request #128 in `acme/widgets`, merged')
     expect(plan.facts).toEqual([

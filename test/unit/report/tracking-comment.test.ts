@@ -7,7 +7,7 @@ import { outputWriter } from '../../../src/runner/io.ts'
 import { type Stage, STAGE_WORDING } from '../../../src/text/outcome.ts'
 import type { WaitResult } from '../../../src/wait/job-wait.ts'
 
-const BUDGETS = { deadlineMs: 400, cancelledDeadlineMs: 150, minimumMs: 50 }
+const BUDGETS = { deadlineMs: 400, cancelledDeadlineMs: 1500, minimumMs: 50 }
 const REQUEST: TrackedRequest = {
   kind: 'start',
   run: '42',

@@ -25,7 +25,7 @@ function waitForJob(options: TestWait) {
 
 function job(status: string, prLink: string | null = null): AgentJob {
   const parsed = parseJob({ id: 'j', status, prLink }, { jobId: 'j', githubHosts: new Set(['github.com']) })
-  if (parsed.kind === 'invalid') throw new Error(parsed.reason)
+  if (parsed.kind === 'not a job') throw new Error(parsed.reason)
   return parsed.job
 }
 const active: PollResult = { kind: 'job', job: job('active') }

@@ -26,15 +26,15 @@ describe('previewPlan', () => {
     [
       'completed',
       job({ status: 'completed', prLink: null, source: { ref: 'mintlify/x' } }),
-      { kind: 'skip', reason: 'the agent changed no files, so there is nothing to preview' }
+      { kind: 'none', reason: 'the agent changed no files, so there is nothing to preview' }
     ],
     [
       'completed',
       job({ status: 'completed', prLink: 'https://github.com/acme/docs/pull/1', source: { ref: null } }),
-      { kind: 'skip', reason: 'the API gave no branch for the job (source.ref)' }
+      { kind: 'none', reason: 'the API gave no branch for the job (source.ref)' }
     ],
-    ['failed', withBranch, { kind: 'skip', reason: 'the job ended failed, so there is nothing to preview' }],
-    ['timeout', withBranch, { kind: 'skip', reason: 'the job ended timeout, so there is nothing to preview' }]
+    ['failed', withBranch, { kind: 'none', reason: 'the job ended failed, so there is nothing to preview' }],
+    ['timeout', withBranch, { kind: 'none', reason: 'the job ended timeout, so there is nothing to preview' }]
   ] as const)('a job that ended %s: %j', (outcome, ended, plan) => {
     expect(previewPlan(outcome, ended)).toEqual(plan)
   })

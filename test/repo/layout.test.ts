@@ -1,0 +1,126 @@
+// The map of src/ stays one a newcomer reads in minutes: rooms along the run's story, each importing only the rooms
+// below it (type imports too), no circle between files, files that hold one idea whole, functions that fit on a
+// screen. CONTRIBUTING.md draws the same map.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+const SRC = join(import.meta.dirname, '..', '..', 'src')
+
+/** The rooms from the ground up: a file may import its own room and the rooms below it, never one above. */
+const ROOMS = [
+  'text',
+  'runner',
+  'inputs',
+  'transport',
+  'admin-api',
+  'github',
+  'prompt',
+  'wait',
+  'report',
+  'decide',
+  '.'
+]
+
+const MAX_FILES = 60
+const MAX_FILE_LINES = 300
+const MAX_FUNCTION_LINES = 60
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []
+  )
+}
+
+interface Parsed {
+  readonly file: string
+  readonly lines: number
+  /** The files of src/ it imports or re-exports, type imports included. */
+  readonly imports: readonly string[]
+  readonly functions: readonly { readonly name: string; readonly lines: number }[]
+}
+
+function parse(file: string): Parsed {
+  const text = readFileSync(file, 'utf8')
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
+  const imports: string[] = []
+  const functions: { name: string; lines: number }[] = []
+  const lineOf = (position: number): number => source.getLineAndCharacterOfPosition(position).line
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+        ? node.moduleSpecifier.text
+        : ts.isCallExpression(node) &&
+            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+            node.arguments[0] &&
+            ts.isStringLiteral(node.arguments[0])
+          ? node.arguments[0].text
+          : undefined
+    if (specifier?.startsWith('.')) imports.push(resolve(dirname(file), specifier))
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const name = node.name?.getText(source) ?? '(anonymous)'
+      functions.push({ name, lines: lineOf(node.end) - lineOf(node.getStart(source)) + 1 })
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return { file, lines: text.split('\n').length - 1, imports, functions }
+}
+
+const files = sourceFiles(SRC).map(parse)
+const name = (file: string): string => relative(SRC, file)
+const roomOf = (file: string): string => {
+  const folder = dirname(name(file)).split('/')[0] ?? '.'
+  return folder
+}
+
+describe('the map of src/', () => {
+  it('has at most a few dozen files, each in a room of the map', () => {
+    expect(files.length).toBeLessThanOrEqual(MAX_FILES)
+    expect(files.map((parsed) => name(parsed.file)).filter((file) => !ROOMS.includes(roomOf(join(SRC, file))))).toEqual(
+      []
+    )
+  })
+
+  it('imports only downhill: a room uses its own files and the rooms below it', () => {
+    const uphill = files.flatMap((parsed) =>
+      parsed.imports
+        .filter(
+          (target) => target.startsWith(SRC) && ROOMS.indexOf(roomOf(target)) > ROOMS.indexOf(roomOf(parsed.file))
+        )
+        .map((target) => `${name(parsed.file)} -> ${name(target)}`)
+    )
+    expect(uphill).toEqual([])
+  })
+
+  it('has no circle of imports between files, type imports included', () => {
+    const graph = new Map(files.map((parsed) => [parsed.file, parsed.imports]))
+    const circles: string[] = []
+    const state = new Map<string, 'visiting' | 'done'>()
+    const walk = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return
+      if (state.get(file) === 'visiting') {
+        circles.push([...path.slice(path.indexOf(file)), file].map(name).join(' -> '))
+        return
+      }
+      state.set(file, 'visiting')
+      for (const target of graph.get(file) ?? []) walk(target, [...path, file])
+      state.set(file, 'done')
+    }
+    for (const file of graph.keys()) walk(file, [])
+    expect(circles).toEqual([])
+  })
+
+  it('holds one idea whole in each file, and functions that fit on a screen', () => {
+    expect(files.filter((parsed) => parsed.lines > MAX_FILE_LINES).map((parsed) => name(parsed.file))).toEqual([])
+    const long = files.flatMap((parsed) =>
+      parsed.functions
+        .filter((fn) => fn.lines > MAX_FUNCTION_LINES)
+        .map((fn) => `${name(parsed.file)} ${fn.name} (${fn.lines} lines)`)
+    )
+    expect(long).toEqual([])
+  })
+})
