@@ -1,5 +1,6 @@
-// Renders the README's inputs and outputs tables from action.yml, so the two cannot drift.
-// `node scripts/action-docs.ts` rewrites them in place; the tests fail when they are stale.
+// Renders the inputs and outputs tables from action.yml, so that the docs cannot drift from it: in the README, each
+// with the first sentence of its description; in docs/reference.md, whole. `node scripts/action-docs.ts` rewrites
+// them in place; the tests fail when they are stale.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -7,11 +8,20 @@ import * as prettier from 'prettier'
 import { readActionMetadata, ROOT } from '../sim/run-action.ts'
 
 export const README = join(ROOT, 'README.md')
+export const REFERENCE = join(ROOT, 'docs', 'reference.md')
 
 const cell = (text: string): string => text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')
 
-export async function renderTables(): Promise<{ inputs: string; outputs: string }> {
+/** A description's first sentence: up to the first full stop that ends one. */
+function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  const end = flat.search(/\.(?= [A-Z`(]|$)/)
+  return end < 0 ? flat : `${flat.slice(0, end)}.`
+}
+
+export async function renderTables(short = false): Promise<{ inputs: string; outputs: string }> {
   const metadata = await readActionMetadata()
+  const describe = (text: string): string => cell(short ? firstSentence(text) : text)
   // Kept as written: Prettier would pad every row to the longest description.
   const inputs = [
     '<!-- prettier-ignore -->',
@@ -19,14 +29,14 @@ export async function renderTables(): Promise<{ inputs: string; outputs: string 
     '| --- | --- | --- | --- |',
     ...Object.entries(metadata.inputs).map(
       ([name, input]) =>
-        `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined ? '' : `\`${cell(input.default)}\``} | ${cell(input.description)} |`
+        `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined ? '' : `\`${cell(input.default)}\``} | ${describe(input.description)} |`
     )
   ].join('\n')
   const outputs = [
     '<!-- prettier-ignore -->',
     '| Output | Description |',
     '| --- | --- |',
-    ...Object.entries(metadata.outputs).map(([name, output]) => `| \`${name}\` | ${cell(output.description)} |`)
+    ...Object.entries(metadata.outputs).map(([name, output]) => `| \`${name}\` | ${describe(output.description)} |`)
   ].join('\n')
   return { inputs, outputs }
 }
@@ -38,15 +48,15 @@ export function replaceSection(text: string, name: string, body: string): string
   return text.replace(pattern, (_, start: string, end: string) => `${start}\n${body}\n${end}`)
 }
 
-/** The README with fresh tables, laid out by Prettier as `npm run format` would. */
-export async function renderReadme(): Promise<string> {
-  const { inputs, outputs } = await renderTables()
-  const readme = await readFile(README, 'utf8')
-  const text = replaceSection(replaceSection(readme, 'inputs', inputs), 'outputs', outputs)
-  return prettier.format(text, { ...(await prettier.resolveConfig(README)), filepath: README })
+/** The page with fresh tables (short ones for the README), laid out by Prettier as `npm run format` would. */
+export async function renderPage(page: string): Promise<string> {
+  const { inputs, outputs } = await renderTables(page === README)
+  const current = await readFile(page, 'utf8')
+  const text = replaceSection(replaceSection(current, 'inputs', inputs), 'outputs', outputs)
+  return prettier.format(text, { ...(await prettier.resolveConfig(page)), filepath: page })
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await writeFile(README, await renderReadme())
-  console.log('README.md tables regenerated from action.yml')
+  for (const page of [README, REFERENCE]) await writeFile(page, await renderPage(page))
+  console.log('README.md and docs/reference.md tables regenerated from action.yml')
 }

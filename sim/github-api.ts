@@ -1,5 +1,6 @@
-// A local stand-in for the parts of GitHub's API the action uses: GraphQL's `viewer` (who the token acts as),
-// and an issue's comments: list (paginated), create, update.
+// A local stand-in for the parts of GitHub's API the action uses: GraphQL's `viewer` (who the token acts as), an
+// issue's comments (list, paginated; create; update), the repository's comments updated since a time, a pull
+// request's files and a compare.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 
@@ -42,8 +43,8 @@ export interface FakeGitHubOptions {
   readonly repo?: string
   /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes. */
   readonly viewer?: string
-  /** Comments already on the issues when the run starts. */
-  readonly existing?: Pick<StoredComment, 'issue' | 'body' | 'user'>[]
+  /** Comments already on the issues when the run starts; `updatedAt` a time of the test's choosing. */
+  readonly existing?: (Pick<StoredComment, 'issue' | 'body' | 'user'> & { readonly updatedAt?: string })[]
   /** Answer these statuses to the first requests, in turn (e.g. [502] for one transient failure). */
   readonly failFirst?: number[]
   /** Answer every write with this status (e.g. 403 for a token without permission). */
@@ -98,12 +99,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   let clock = Date.parse('2026-11-22T09:00:00Z')
   const now = (): string => new Date((clock += 1000)).toISOString()
   for (const comment of options.existing ?? []) {
-    const at = now()
+    const at = comment.updatedAt ?? now()
     comments.push({ ...comment, id: nextId++, createdAt: at, updatedAt: at })
   }
   const failures = [...(options.failFirst ?? [])]
   let writes = 0
   const listPath = new RegExp(`^/repos/${owner}/${repo}/issues/(\\d+)/comments$`)
+  const repoCommentsPath = `/repos/${owner}/${repo}/issues/comments`
   const updatePath = new RegExp(`^/repos/${owner}/${repo}/issues/comments/(\\d+)$`)
   const server: RunningServer = await startServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
@@ -135,6 +137,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     }
     const changes = changesAnswer(url, options, server.url)
     if (changes && req.method === 'GET') return sendJson(res, changes.status, changes.body, changes.headers)
+    if (url.pathname === repoCommentsPath && req.method === 'GET') {
+      // Every issue's comments, those updated since `since`, oldest first, as GitHub lists them.
+      const since = Date.parse(url.searchParams.get('since') ?? '') || 0
+      const recent = comments.filter((comment) => Date.parse(comment.updatedAt) >= since)
+      const { items, headers } = paged(recent, url, `${server.url}${url.pathname}${url.search}`)
+      return sendJson(res, 200, items.map(view), headers)
+    }
     const list = listPath.exec(url.pathname)
     if (list && req.method === 'GET') {
       const issue = Number(list[1])
@@ -193,10 +202,18 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   return { ...server, comments, calls }
 }
 
-/** The Link header GitHub sends with a page of a list: `first`, `prev`, `next` and `last`, as each applies. */
+/**
+ * The Link header GitHub sends with a page of a list: `first`, `prev`, `next` and `last`, as each applies. `base` may
+ * carry the list's other query parameters (such as `since`), which every link keeps.
+ */
 function pageLinks(base: string, perPage: number, page: number, total: number): Record<string, string> {
   const last = Math.max(1, Math.ceil(total / perPage))
-  const link = (n: number, rel: string) => `<${base}?per_page=${perPage}&page=${n}>; rel="${rel}"`
+  const link = (n: number, rel: string) => {
+    const target = new URL(base)
+    target.searchParams.set('per_page', String(perPage))
+    target.searchParams.set('page', String(n))
+    return `<${target.href}>; rel="${rel}"`
+  }
   const links = [
     ...(page > 1 ? [link(page - 1, 'prev')] : []),
     ...(page < last ? [link(page + 1, 'next'), link(last, 'last')] : []),

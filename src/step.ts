@@ -4,14 +4,17 @@
 import { createAdminApi } from './admin-api/client.ts'
 import type { Decision, StepSetup } from './decide/decision.ts'
 import { chooseJob } from './decide/choose.ts'
+import { beforeSpending } from './decide/gates.ts'
 import type { OpenedGitHub } from './github/open.ts'
+import type { GitHubReads } from './github/reads.ts'
 import { type Settings, usesIssue } from './inputs/settings.ts'
 import type { RunnerEnvironment } from './runner/environment.ts'
 import type { RunnerIo } from './runner/io.ts'
 import { logPreview, logProgress, type Report, reporter, startLine, waitingLine } from './report/report.ts'
-import type { SummaryFacts } from './report/summary.ts'
+import type { StepFacts } from './report/summary.ts'
 import { TrackingComment } from './report/tracking-comment.ts'
 import type { Transport } from './transport/transport.ts'
+import { composePrompt } from './prompt/compose.ts'
 import { errorMessage, forLog } from './text/untrusted.ts'
 import { waitForJob, type WaitResult } from './wait/job-wait.ts'
 import { buildPreview, type PreviewOutcome, previewPlan } from './wait/preview.ts'
@@ -26,8 +29,8 @@ export interface Outside {
 
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
-  const decision = await chooseJob(setup)
-  const report = reporter(settings, outside.runner, summaryFacts(settings, decision))
+  const decision = (await beforeSpending(setup)) ?? (await chooseJob(setup))
+  const report = reporter(settings, outside.runner, stepFacts(settings, decision))
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report)
     return
@@ -45,6 +48,7 @@ async function setUpStep(settings: Settings, outside: Outside): Promise<StepSetu
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
   const opened = usesIssue(settings.githubUse) ? await loadGitHub(settings, outside) : undefined
+  const reads = readsChange(settings, environment.eventName) ? await loadReads(settings, outside) : undefined
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
   runner.log.info(startLine(settings))
@@ -64,12 +68,40 @@ async function setUpStep(settings: Settings, outside: Outside): Promise<StepSetu
     api,
     github,
     githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
+    reads,
     runId: environment.runId,
     step: environment.step,
     log: runner.log,
     openComment: (start) =>
       settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
-    compose: (prompt) => composePrompt(prompt, settings, outside)
+    compose: async (prompt) => {
+      const change = settings.context === 'auto' ? await reads?.change() : undefined
+      return composePrompt(prompt, settings, change, transport.redact, runner.log)
+    }
+  }
+}
+
+/** Events that are about a change the gates can judge (an author, labels, files). */
+const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push', 'issues', 'issue_comment', 'release'])
+
+/** Whether the step reads the change the event is about: for `context: auto`, or to gate what it is about to send. */
+function readsChange(settings: Settings, eventName: string): boolean {
+  const { githubUse } = settings
+  return settings.context === 'auto' || githubUse.countJobs || (githubUse.gate && CHANGE_EVENTS.has(eventName))
+}
+
+/** The reads of GitHub (see github/reads.ts), loaded with Octokit in a chunk of their own. Never throws. */
+async function loadReads(settings: Settings, outside: Outside): Promise<GitHubReads | undefined> {
+  const { transport, environment, runner } = outside
+  try {
+    const { openReads } = await import('./github/reads.ts')
+    const where = { repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
+    return openReads(settings, transport, where)
+  } catch {
+    runner.log.warning(
+      `What changed could not be read (an error in the action): ${settings.context === 'auto' ? 'context: auto adds nothing, and ' : ''}the gates let the change through.`
+    )
+    return undefined
   }
 }
 
@@ -82,25 +114,6 @@ async function loadGitHub(settings: Settings, outside: Outside): Promise<OpenedG
   } catch (error) {
     const reason = forLog(transport.redact(errorMessage(error)), 300)
     return { kind: 'unavailable', reason: `GitHub could not be set up (${reason})` }
-  }
-}
-
-/**
- * The prompt as it is sent (see prompt/compose.ts), loaded in a chunk of its own. On any failure the prompt goes as
- * given, with a warning in our own words: an error here is the action's own, and its message could quote GitHub.
- */
-async function composePrompt(prompt: string, settings: Settings, outside: Outside): Promise<string> {
-  if (settings.context !== 'auto') return prompt
-  const { transport, environment, runner } = outside
-  try {
-    const compose = await import('./prompt/compose.ts')
-    const where = { transport, repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
-    return await compose.composePrompt(prompt, settings, where)
-  } catch {
-    runner.log.warning(
-      'context: auto adds nothing: the section could not be built (an error in the action); the prompt is sent as given.'
-    )
-    return prompt
   }
 }
 
@@ -166,12 +179,15 @@ async function previewPhase(
   return outcome
 }
 
-/** The job and the prompt, for the summary: the request made, or the one that was tried. */
-function summaryFacts(settings: Settings, decision: Decision): SummaryFacts {
-  const sentKind =
-    decision.kind === 'job' ? decision.request?.kind : settings.jobId === undefined ? 'start' : 'follow-up'
+/** The job and the prompt, for the summary and the outputs: the request made, or the one that was tried. */
+function stepFacts(settings: Settings, decision: Decision): StepFacts {
+  const tried = settings.jobId === undefined ? 'start' : 'follow-up'
+  const sentKind = decision.kind === 'job' ? decision.request?.kind : decision.kind === 'skipped' ? undefined : tried
+  const made = decision.kind === 'job' && decision.sent ? decision.request?.kind : undefined
   return {
     projectId: settings.projectId,
+    actionTaken: made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : 'none',
+    jobsStarted: made === 'start' ? 1 : 0,
     jobId: decision.jobId,
     sent:
       settings.prompt === undefined || sentKind === undefined

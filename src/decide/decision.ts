@@ -3,6 +3,7 @@
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { AdminApi } from '../admin-api/client.ts'
 import type { GitHub } from '../github/open.ts'
+import type { GitHubReads } from '../github/reads.ts'
 import type { TrackedRequest } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
@@ -21,6 +22,8 @@ export interface StepSetup {
   readonly github: GitHub | undefined
   /** Why the issue or pull request could not be opened, when the step uses it. */
   readonly githubUnavailable: string | undefined
+  /** The change the event is about, who the token acts as, the jobs started lately: when the step reads GitHub. */
+  readonly reads: GitHubReads | undefined
   /** GITHUB_RUN_ID, for when GitHub is not opened. */
   readonly runId: string
   /** This step within its run, `GITHUB_JOB/GITHUB_ACTION`. */
@@ -46,9 +49,14 @@ export type Decision =
       readonly sent: boolean
       readonly comment: TrackingComment | undefined
     }
-  /** Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look). */
+  /** Nothing worth a job: nothing was sent, and the reason (one line) says why. */
+  | { readonly kind: 'skipped'; readonly reason: string; readonly comment?: undefined; readonly jobId?: undefined }
+  /**
+   * Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look); with
+   * `rate-limited`, a quota (ours or Mintlify's) left no job to spend.
+   */
   | {
-      readonly kind: 'error' | 'cancelled'
+      readonly kind: 'error' | 'cancelled' | 'rate-limited'
       readonly reason: string
       /** The comment that records what was tried, if any. */
       readonly comment?: TrackingComment | undefined

@@ -62,7 +62,8 @@ export async function sendPrompt(
     const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
     if (!maybeSent) comment?.withdraw(request)
     const jobId = target.kind === 'follow-up' ? target.jobId : undefined
-    return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason, comment, jobId }
+    const kind = sent.kind === 'unsure' ? 'error' : sent.kind
+    return { kind, reason: sent.reason, comment, jobId }
   }
   comment?.accepted(request, sent.jobId)
   log.info(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)
@@ -131,6 +132,8 @@ export type Sent =
   | { readonly kind: 'unsure'; readonly reason: string }
   /** `maybeSent`: the cancel came while the request was out, so it may have reached the API. */
   | { readonly kind: 'cancelled'; readonly reason: string; readonly maybeSent: boolean }
+  /** The API's quota is spent and does not reset within the timeout: nothing was started. */
+  | { readonly kind: 'rate-limited'; readonly reason: string }
 
 /** Mintlify's published limit for starting jobs and sending follow-ups. */
 const RATE_LIMIT_NOTE = 'Mintlify allows 100 agent job starts and follow-ups an hour per project.'
@@ -176,12 +179,21 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
           ? ''
           : `; it asked to wait ${formatDuration(retried.waitMs ?? 0)} (Retry-After)`
       const attempts = `${retried.tries} ${retried.tries === 1 ? 'attempt' : 'attempts'}`
-      return {
-        kind: 'error',
-        reason: `Could not ${wording.verb}: ${notSent?.reason ?? ''}${asked}, past the timeout (${attempts}).${limit()} Nothing was started.`
-      }
+      const failed = `Could not ${wording.verb}: ${notSent?.reason ?? ''}${asked}, past the timeout (${attempts}).${limit()}`
+      if (!notSent?.rateLimited) return { kind: 'error', reason: `${failed} Nothing was started.` }
+      const resets = resetSentence(options.clock.date(), notSent.retryAfterMs)
+      return { kind: 'rate-limited', reason: `${failed}${resets} The docs were not updated: nothing was started.` }
     }
   }
+}
+
+const DAY_MS = 86_400_000
+
+/** When the quota resets, by what the API asked: the time of day, in UTC. */
+function resetSentence(now: number, waitMs: number | undefined): string {
+  if (waitMs === undefined) return ' The API did not say when its quota resets.'
+  if (waitMs > DAY_MS) return ' By what the API asked, its quota does not reset within a day.'
+  return ` The quota resets at ${new Date(now + waitMs).toISOString().slice(11, 16)} UTC.`
 }
 
 /** What a request that was answered (or may have been) means. */

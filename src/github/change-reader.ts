@@ -2,9 +2,70 @@
 // diffs), or a push's compare (its commits and files), narrowed where they are read. A file without a usable name is
 // left out and counted; any other field of the wrong type is taken as missing. A read that fails leaves its part
 // out, in our own words.
-import type { ChangedFile, ChangeFetch, Commit, FetchedChanges, FileStatus } from './change.ts'
-import { type GitHubClient, httpStatusOf } from './client.ts'
+import { context } from '@actions/github'
+import type { Settings } from '../inputs/settings.ts'
+import type { Logger } from '../runner/io.ts'
+import type { Transport } from '../transport/transport.ts'
+import { formatDuration } from '../text/duration.ts'
+import { redactedDeep } from '../text/redact.ts'
+import type { ChangedFile, ChangeFetch, Commit, EventChange, FetchedChanges, FileStatus } from './change.ts'
+import { createGitHubClient, type GitHubClient, githubAccess, httpStatusOf } from './client.ts'
+import { factsFromEvent } from './event.ts'
 import { countOf, fieldsAt, fieldsOf, firstTextOf, listOf, textOf } from './fields.ts'
+
+/** What the action reads of the event. */
+export type EventInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>
+
+/** Where the change is read from, and where the reading is told. */
+export interface ChangeSources {
+  readonly transport: Transport
+  /** `owner/name`, from GITHUB_REPOSITORY. */
+  readonly repository: string
+  /** Everything read from GitHub ends within this. */
+  readonly deadlineMs: number
+  readonly log: Logger
+}
+
+/**
+ * The change the event that started the run is about, and, when the settings need them, what GitHub says about it (a
+ * pull request's files, a push's compare), read within one deadline. Never throws: a read that fails leaves its part out, with a warning in our own
+ * words. What the event and GitHub say is redacted here, before anything is built from it, since what is built
+ * shortens what it quotes: a secret cut in two would no longer be recognised.
+ */
+export async function readEventChange(
+  settings: Settings,
+  sources: ChangeSources,
+  event: EventInfo = context
+): Promise<EventChange> {
+  const { log, transport } = sources
+  const { redact } = transport
+  const use: ChangeUse = settings.context === 'auto' ? 'context' : 'gates'
+  const payload = redactedDeep(event.payload, redact) as EventInfo['payload']
+  const { facts, fetch } = factsFromEvent(event.eventName, payload, sources.repository)
+  if (fetch.kind === 'none' || !settings.githubUse.readFiles) return { facts, fetched: {}, requests: 0 }
+  const access = githubAccess(settings.githubToken, event.apiUrl, transport, (message) => {
+    log.debug(message)
+  })
+  const github = createGitHubClient(transport, access, {
+    deadlineMs: sources.deadlineMs,
+    cancellable: true,
+    throttled: true
+  })
+  let read: ReadChanges
+  try {
+    read = await github.bounded(readChanges(github, fetch, use))
+  } catch {
+    const unreadable = 'what changed could not be read from GitHub in time'
+    const { who, consequence } = USES[use]
+    read = {
+      fetched: { unreadable: [unreadable] },
+      warnings: [`${who}: ${unreadable} (${formatDuration(sources.deadlineMs)}); ${consequence}.`]
+    }
+  }
+  for (const warning of read.warnings) log.warning(warning)
+  const fetched = redactedDeep(read.fetched, redact) as FetchedChanges
+  return { facts, fetched, requests: github.requestCount() }
+}
 
 /** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */
 const MOST_FILES = 300
@@ -12,13 +73,29 @@ const MOST_FILES = 300
 const LATEST_COMMITS = 50
 const PER_PAGE = 100
 
+/** Who reads the change: `context: auto` (and the gates with it), or the gates alone. */
+export type ChangeUse = 'context' | 'gates'
+
+const USES: Readonly<Record<ChangeUse, { readonly who: string; readonly consequence: string }>> = {
+  context: { who: 'context: auto', consequence: 'the section leaves them out' },
+  gates: { who: 'The gates', consequence: 'they let the change through' }
+}
+
 export interface ReadChanges {
   readonly fetched: FetchedChanges
   /** What went wrong, for the log's warnings: our own words and an HTTP status, never GitHub's text. */
   readonly warnings: readonly string[]
 }
 
-export async function readChanges(github: GitHubClient, fetch: ChangeFetch): Promise<ReadChanges> {
+/**
+ * `use` says, in the log, who goes without what could not be read: `context: auto: … the section leaves them out`,
+ * or the gates, which then let the change through.
+ */
+export async function readChanges(
+  github: GitHubClient,
+  fetch: ChangeFetch,
+  use: ChangeUse = 'context'
+): Promise<ReadChanges> {
   if (fetch.kind === 'none') return { fetched: {}, warnings: [] }
   const what = fetch.kind === 'compare' ? "the push's commits and changed files" : "the pull request's changed files"
   try {
@@ -35,7 +112,7 @@ export async function readChanges(github: GitHubClient, fetch: ChangeFetch): Pro
     const hint = status === 403 || status === 404 ? ` (the token needs ${needs})` : ''
     return {
       fetched: { unreadable: [unreadable] },
-      warnings: [`context: auto: ${unreadable} (${why})${hint}; the section leaves them out.`]
+      warnings: [`${USES[use].who}: ${unreadable} (${why})${hint}; ${USES[use].consequence}.`]
     }
   }
 }

@@ -87,6 +87,7 @@ export interface IssueFacts {
   readonly body: string
   /** An `issue_comment` on a pull request's conversation carries the pull request as its issue. */
   readonly isPullRequest: boolean
+  readonly labels: readonly string[]
   /** The comment that started the run (`issue_comment`). */
   readonly comment: CommentFacts | undefined
 }
@@ -116,6 +117,15 @@ export type ChangeFetch =
 export interface EventFacts {
   readonly facts: ChangeFacts
   readonly fetch: ChangeFetch
+}
+
+/** A change as the event says it and GitHub tells it, read once for the gates and the prompt. */
+export interface EventChange {
+  readonly facts: ChangeFacts
+  /** What was read from GitHub; `{}` when nothing was, or nothing could be. */
+  readonly fetched: FetchedChanges
+  /** How many requests reading it took. */
+  readonly requests: number
 }
 
 /** A file's status, as GitHub's API names it. */

@@ -88,8 +88,9 @@ function headRepositoryOf(pull: Fields, repository: RepositoryName | undefined):
   return head !== '' && head.toLowerCase() !== base.toLowerCase() ? head : undefined
 }
 
-function labelsOf(pull: Fields): string[] {
-  return listOf(pull['labels'])
+/** The names of the labels of a pull request or an issue. */
+function labelsOf(item: Fields): string[] {
+  return listOf(item['labels'])
     .map((label) => textOf(fieldsOf(label)['name']))
     .filter((name) => name !== '')
 }
@@ -194,6 +195,7 @@ export function issueFacts(event: string, payload: unknown, repository: Reposito
     title: textOf(issue['title']),
     ...postOf(issue),
     isPullRequest: hasFields(issue['pull_request']),
+    labels: labelsOf(issue),
     comment: event === 'issue_comment' ? commentOf(payload) : undefined
   }
   return { facts, fetch: { kind: 'none' } }

@@ -67,7 +67,7 @@ export function readGitHubToken(reader: InputReader, usesGitHub: boolean): strin
   if (token !== '') reader.source.setSecret(token)
   if (usesGitHub && token === '') {
     reader.problem(
-      'Input "github-token" is required when "comment" or "follow-up" is true, or "context" is auto: leave it unset to use ${{ github.token }}.'
+      'Input "github-token" is required when "comment" or "follow-up" is true, "context" is auto, or "paths", "paths-ignore", "min-changed-lines" or "max-jobs-per-hour" is set: leave it unset to use ${{ github.token }}.'
     )
   }
   const problem = usesGitHub ? headerValueProblem(token) : undefined

@@ -2,15 +2,16 @@
 // together, each naming its input, and the secrets are masked the moment they are read. The object then goes down
 // the step whole.
 import { FAILABLE_OUTCOMES, type FailableOutcome } from '../text/outcome.ts'
-import { formatDuration } from '../text/duration.ts'
 import { pathSegmentProblem } from '../text/untrusted.ts'
+import { readBaseUrl, readTiming, type Timing } from './api.ts'
 import { readApiKey, readGitHubToken, refuseKeyAsProjectId, warnOfUnusualKey } from './credentials.ts'
+import { type Gates, readGates, readMaxJobsPerHour } from './gates.ts'
 import { type InputSource, InputReader } from './input-reader.ts'
 
 export { InputError, type InputSource } from './input-reader.ts'
 
 /** Everything the action was asked to do. */
-export interface Settings {
+export interface Settings extends Timing {
   /** The admin API key. Masked the moment it is read; never log it. */
   readonly apiKey: string
   /** The admin API's root, as given. */
@@ -30,13 +31,12 @@ export interface Settings {
   readonly context: 'none' | 'auto'
   /** The section's length at most, in characters. */
   readonly contextLimit: number
-  readonly timeoutMs: number
-  /** The first wait between two polls. */
-  readonly pollIntervalMs: number
-  /** The longest wait between two polls. */
-  readonly maxPollIntervalMs: number
-  /** The deadline of one HTTP request. */
-  readonly requestTimeoutMs: number
+  /** With `context: auto`: tell the agent to change nothing when nothing a reader would notice changed. */
+  readonly noChangeNote: boolean
+  /** What keeps a change no reader would see from costing a job. */
+  readonly gates: Gates
+  /** Our own cap on the jobs this action starts in an hour; undefined for none. */
+  readonly maxJobsPerHour: number | undefined
   readonly failOn: ReadonlySet<FailableOutcome>
   readonly comment: boolean
   /** Where to comment; undefined means the triggering issue or pull request. */
@@ -52,13 +52,25 @@ export interface GitHubUse {
   readonly comment: boolean
   /** Find the job to follow up through the issue's tracking comments. */
   readonly findJob: boolean
-  /** Read what changed, for `context: auto`. */
-  readonly readChange: boolean
+  /** Read the change's files (a pull request's, a push's compare): for `context: auto`, or the gates on files. */
+  readonly readFiles: boolean
+  /**
+   * Read what the event says of the change (its author, labels) to gate it, when a prompt is to be sent. Needs no
+   * token: the token's own identity is checked only when the token is used anyway.
+   */
+  readonly gate: boolean
+  /** Count the jobs started in the last hour, from the action's own records: with `max-jobs-per-hour`. */
+  readonly countJobs: boolean
 }
 
 /** Whether the step needs the issue or pull request: to comment there, or to find the job recorded there. */
 export function usesIssue(use: GitHubUse): boolean {
   return use.comment || use.findJob
+}
+
+/** Whether the step sends requests to GitHub, and so needs the token. */
+export function needsToken(use: GitHubUse): boolean {
+  return usesIssue(use) || use.readFiles || use.countJobs
 }
 
 /** Reads and validates every input; throws an InputError naming all the invalid ones. */
@@ -71,15 +83,31 @@ export function readSettings(source: InputSource): Settings {
   const baseUrl = readBaseUrl(reader)
   const timing = readTiming(reader, baseUrl)
   const reporting = readReporting(reader)
+  const gates = readGates(reader)
+  const maxJobsPerHour = readMaxJobsPerHour(reader)
+  const gatesOnFiles = gates.paths !== undefined || gates.pathsIgnore !== undefined || gates.minChangedLines > 0
   const githubUse = {
     comment: reporting.comment,
     findJob: request.followUp && request.jobId === undefined,
-    readChange: context.context === 'auto'
+    readFiles: context.context === 'auto' || (request.prompt !== undefined && gatesOnFiles),
+    gate: request.prompt !== undefined,
+    countJobs: request.prompt !== undefined && maxJobsPerHour !== undefined
   }
-  const githubToken = readGitHubToken(reader, usesIssue(githubUse) || githubUse.readChange)
+  const githubToken = readGitHubToken(reader, needsToken(githubUse))
   reader.finish()
   if (!baseUrl) throw new Error('base-url was not read, yet no problem was recorded')
-  return { ...request, ...context, ...timing, ...reporting, apiKey, baseUrl, githubToken, githubUse }
+  return {
+    ...request,
+    ...context,
+    ...timing,
+    ...reporting,
+    apiKey,
+    baseUrl,
+    githubToken,
+    gates,
+    maxJobsPerHour,
+    githubUse
+  }
 }
 
 /** What the step is asked to do: which project and job, which prompt, and whether to wait or follow up. */
@@ -128,7 +156,7 @@ function readJobRequest(reader: InputReader) {
 const LARGEST_CONTEXT_LIMIT = 100_000
 
 /** Whether to append what changed to the prompt, and how much of it. */
-function readContext(reader: InputReader): Pick<Settings, 'context' | 'contextLimit'> {
+function readContext(reader: InputReader): Pick<Settings, 'context' | 'contextLimit' | 'noChangeNote'> {
   const given = reader.text('context').toLowerCase()
   const context = given === 'auto' ? 'auto' : 'none'
   if (given !== 'auto' && given !== 'none') {
@@ -141,97 +169,7 @@ function readContext(reader: InputReader): Pick<Settings, 'context' | 'contextLi
       `Input "context-limit" must be a whole number of characters from 500 to ${LARGEST_CONTEXT_LIMIT.toLocaleString('en-US')}; got "${limitText}".`
     )
   }
-  return { context, contextLimit }
-}
-
-const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
-
-/** Whether a URL's host name is this machine: `localhost`, `127.x.x.x` or `[::1]`. */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOST.test(hostname)
-}
-
-/** The admin API's root: https (http only on this machine), no credentials, no query, no version path. */
-function readBaseUrl(reader: InputReader): URL | undefined {
-  const text = reader.text('base-url')
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    reader.problem(`Input "base-url" must be an absolute URL such as https://api.mintlify.com; got "${text}".`)
-    return undefined
-  }
-  const problem = baseUrlProblem(url)
-  if (problem === undefined) return url
-  reader.problem(problem)
-  return undefined
-}
-
-function baseUrlProblem(url: URL): string | undefined {
-  const where = `Input "base-url" (${url.href})`
-  if (url.username !== '' || url.password !== '') {
-    return 'Input "base-url" must not contain credentials: the API key is sent as a bearer token.'
-  }
-  if (url.search !== '' || url.hash !== '') return `${where} must not have a query or fragment.`
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return `${where} must use https://; plain http:// is allowed only for localhost, so the key never crosses a network in clear text.`
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${where} must use https://.`
-  if (url.pathname.split('/').some((segment) => /^v\d+$/i.test(segment))) {
-    return `${where} must be the API's root, without a version path: the action adds /v2 itself (use https://api.mintlify.com, not https://api.mintlify.com/v2).`
-  }
-  return undefined
-}
-
-/** GitHub-hosted runners end a job after six hours. */
-const LONGEST_HOSTED_JOB_MS = 6 * 3_600_000
-/** Against a remote API nothing polls, or gives up on a request, sooner than this. */
-const SHORTEST_REMOTE_MS = 1000
-
-type Timing = Pick<Settings, 'timeoutMs' | 'pollIntervalMs' | 'maxPollIntervalMs' | 'requestTimeoutMs'>
-
-/** How long the step waits, and how often it asks. */
-function readTiming(reader: InputReader, baseUrl: URL | undefined): Timing {
-  const timeoutMs = reader.duration('timeout')
-  const bare = reader.text('timeout')
-  if (/^\d+$/.test(bare) && Number(bare) < 60) {
-    // Many read `timeout: 30` as minutes.
-    reader.notice(`Input "timeout" is ${bare}, read as ${bare} seconds; write ${bare}m for minutes.`)
-  }
-  if (timeoutMs > LONGEST_HOSTED_JOB_MS) {
-    reader.warning(
-      `Input "timeout" (${formatDuration(timeoutMs)}) is longer than a GitHub-hosted runner lets a job run (6h); only a self-hosted runner waits that long.`
-    )
-  }
-  const pollIntervalMs = reader.duration('poll-interval')
-  const maxPollIntervalMs = reader.duration('max-poll-interval')
-  const requestTimeoutMs = reader.duration('request-timeout')
-  if (pollIntervalMs > maxPollIntervalMs) {
-    reader.problem(
-      `Input "poll-interval" (${formatDuration(pollIntervalMs)}) must not exceed "max-poll-interval" (${formatDuration(maxPollIntervalMs)}).`
-    )
-  }
-  const timing = { timeoutMs, pollIntervalMs, maxPollIntervalMs, requestTimeoutMs }
-  if (baseUrl && !isLoopbackHost(baseUrl.hostname)) checkRemoteTiming(reader, timing)
-  return timing
-}
-
-/**
- * Refuses intervals under a second against a remote API: they would flood it, and a request deadline that short makes
- * every start "may or may not have worked". A loopback base-url (a local simulator) accepts any.
- */
-function checkRemoteTiming(reader: InputReader, timing: Timing): void {
-  for (const [name, ms] of [
-    ['poll-interval', timing.pollIntervalMs],
-    ['max-poll-interval', timing.maxPollIntervalMs],
-    ['request-timeout', timing.requestTimeoutMs]
-  ] as const) {
-    if (ms < SHORTEST_REMOTE_MS) {
-      reader.problem(
-        `Input "${name}" (${formatDuration(ms)}) must be at least 1s against a remote API; only a loopback base-url, such as a local simulator, accepts less.`
-      )
-    }
-  }
+  return { context, contextLimit, noChangeNote: reader.boolean('no-change-note') }
 }
 
 /** How the outcome is reported: which outcomes fail the step, and whether (and where) to keep a tracking comment. */

@@ -3,8 +3,8 @@ import { type TrackingState, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { type Stage, STAGE_WORDING } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
 import { codeSpan, forLog, forMarkdown } from '../text/untrusted.ts'
-import type { WaitResult } from '../wait/job-wait.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
+import { NO_PULL_REQUEST, type StepResult } from './verdict.ts'
 
 /**
  * What the tracking comment says: a prompt is being sent, the job is running, was started without waiting, or how
@@ -15,7 +15,7 @@ export type CommentView =
   /** The wait ended: `message` is the verdict's line; `preview`, how the preview of the agent's branch is going. */
   | {
       readonly kind: 'ended'
-      readonly result: WaitResult
+      readonly result: StepResult
       readonly message: string
       readonly timeoutMs: number
       readonly preview?: PreviewOutcome | undefined
@@ -41,7 +41,7 @@ function detailOf(view: CommentView): string {
   switch (result.kind) {
     case 'completed': {
       const pr = result.job?.pr
-      if (pr?.kind !== 'link') return 'the agent changed no files, so there is no pull request.'
+      if (pr?.kind !== 'link') return `the agent ${NO_PULL_REQUEST}.`
       const href = forMarkdown(pr.url.href)
       return `the agent opened a pull request: <a href="${href}">${href}</a>`
     }
@@ -53,6 +53,10 @@ function detailOf(view: CommentView): string {
       return `the job was ${result.job ? `still ${asCode(result.job.status)}` : 'never readable'} after ${formatDuration(view.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
     case 'cancelled':
       return 'this workflow run was cancelled, and the Mintlify agent job may still be running. The Mintlify dashboard shows it.'
+    case 'started':
+      return WAITING_DETAIL.started
+    case 'skipped':
+    case 'rate-limited':
     case 'error':
       return asCode(view.message, 1000)
   }

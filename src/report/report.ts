@@ -7,7 +7,7 @@ import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { PollEvent } from '../wait/job-wait.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
-import { lastLogLines, type SummaryFacts, summaryOf } from './summary.ts'
+import { lastLogLines, type StepFacts, summaryOf } from './summary.ts'
 import type { TrackingComment } from './tracking-comment.ts'
 import { type StepResult, verdictOf } from './verdict.ts'
 
@@ -104,13 +104,13 @@ export type Report = (
   preview?: PreviewOutcome
 ) => Promise<void>
 
-export function reporter(settings: Settings, runner: RunnerIo, facts: SummaryFacts): Report {
+export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts): Report {
   return async (result, comment, built) => {
     const { timeoutMs } = settings
     // With preview: true, a step that never reached a completed job has nothing to preview.
     const preview = settings.preview ? (built ?? noPreview(result)) : undefined
-    const verdict = verdictOf(result, { ...settings, jobId: facts.jobId }, preview)
-    runner.outputs.setAll({ ...resultOutputs(result), ...previewOutputs(preview) })
+    const verdict = verdictOf(result, settings, facts.jobId, preview)
+    runner.outputs.setAll(stepOutputs(result, facts, preview))
     const pr = result.job?.pr
     if (pr?.kind === 'dropped') {
       runner.log.warning(
@@ -122,6 +122,7 @@ export function reporter(settings: Settings, runner: RunnerIo, facts: SummaryFac
     if (result.kind === 'started') await comment?.settle()
     else await comment?.end({ kind: 'ended', result, message: verdict.message, timeoutMs, preview })
     if (verdict.fails) runner.fail(verdict.message)
+    else if (result.kind === 'rate-limited') runner.log.warning(verdict.message)
     else runner.log.info(verdict.message)
   }
 }
@@ -130,6 +131,35 @@ function noPreview(result: StepResult): PreviewOutcome {
   const reason =
     result.kind === 'started' ? 'the step does not wait for the job (wait: false)' : `the step ended ${result.kind}`
   return { kind: 'unavailable', reason }
+}
+
+/** Every output the step's ending sets, `result` among them: all of them in one JSON object. */
+export function stepOutputs(result: StepResult, facts: StepFacts, preview: PreviewOutcome | undefined): Outputs {
+  const outputs: Outputs = {
+    ...resultOutputs(result),
+    ...previewOutputs(preview),
+    'skip-reason': result.kind === 'skipped' ? result.reason : '',
+    'action-taken': facts.actionTaken
+  }
+  const text = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value)
+  const number = (value: string | undefined): number | null => (text(value) === null ? null : Number(value))
+  const summary = {
+    outcome: result.kind,
+    status: text(outputs.status),
+    'job-id': text(facts.jobId ?? result.job?.id),
+    prLink: text(outputs.prLink),
+    'pr-number': number(outputs['pr-number']),
+    'pr-repository': text(outputs['pr-repository']),
+    branch: text(outputs.branch),
+    'preview-url': text(outputs['preview-url']),
+    'preview-status': text(outputs['preview-status']),
+    'skip-reason': text(outputs['skip-reason']),
+    'action-taken': text(facts.actionTaken),
+    guardrail: null,
+    'duration-s': Math.round(result.elapsedMs / 1000),
+    'jobs-started': facts.jobsStarted
+  }
+  return { ...outputs, result: JSON.stringify(summary) }
 }
 
 /**

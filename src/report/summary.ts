@@ -5,8 +5,13 @@ import { firstLine, forMarkdown } from '../text/untrusted.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import type { StepResult, Verdict } from './verdict.ts'
 
-export interface SummaryFacts {
+/** What the step did, beyond how it ended: for the summary and the outputs. */
+export interface StepFacts {
   readonly projectId: string
+  /** `started`, `followed-up`, or `none` when no request was made. */
+  readonly actionTaken: string
+  /** How many agent jobs this step started. */
+  readonly jobsStarted: number
   /** The job started, followed up or waited for; undefined when none is known. */
   readonly jobId: string | undefined
   /** The prompt sent, and how: as a new job's prompt or as a follow-up. */
@@ -17,7 +22,10 @@ export interface SummaryFacts {
   readonly comment?: { readonly problem: string | undefined; readonly protectsReruns: boolean } | undefined
 }
 
-export function summaryOf(result: StepResult, facts: SummaryFacts, verdict: Verdict): string {
+export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict): string {
+  // A skip is one line: nothing was sent, so there is no job to show.
+  if (result.kind === 'skipped')
+    return `<h3>${headingOf('skipped')}</h3>\n<p>${forMarkdown(verdict.message, 600)}</p>\n`
   const job = result.job
   const cell = (text: string | null | undefined): string => (text ? forMarkdown(text) : '—')
   const pr = job?.pr.kind === 'link' ? forMarkdown(job.pr.url.href) : undefined
@@ -69,7 +77,7 @@ export function lastLogLines(logs: readonly string[], count = 15): readonly stri
 }
 
 /** A row only when the tracking comment could not be written: what went wrong, and what it means for re-runs. */
-function commentRow(comment: SummaryFacts['comment']): [string, string][] {
+function commentRow(comment: StepFacts['comment']): [string, string][] {
   if (comment?.problem === undefined) return []
   const reruns = comment.protectsReruns
     ? ''

@@ -7,8 +7,21 @@ import { forLog } from '../text/untrusted.ts'
 import type { WaitResult, WaitStats } from '../wait/job-wait.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 
-/** How the step ended: the wait's result, or `started` when it did not wait (`wait: false`). */
-export type StepResult = WaitResult | (WaitStats & { readonly kind: 'started' })
+/**
+ * How the step ended: the wait's result, `started` when it did not wait (`wait: false`), or why no job was waited for
+ * (`skipped`: nothing worth one; `rate-limited`: no job left to spend).
+ */
+export type StepResult =
+  | WaitResult
+  | (WaitStats & { readonly kind: 'started' })
+  | (WaitStats & { readonly kind: 'skipped' | 'rate-limited'; readonly reason: string })
+
+/**
+ * A job completed without a pull request did not always change nothing: on Mintlify-hosted deployments, or with "push
+ * to main", the agent commits straight to the deploy branch.
+ */
+export const NO_PULL_REQUEST =
+  "opened no pull request (it changed nothing, or published directly, as the project's agent settings decide)"
 
 export interface Verdict {
   /** One line for the log, the summary and the comment. */
@@ -17,11 +30,14 @@ export interface Verdict {
   readonly fails: boolean
 }
 
-type VerdictSettings = Pick<Settings, 'timeoutMs' | 'failOn'> & { readonly jobId: string | undefined }
-
 /** Says what happened to the job and its preview, and whether that fails the step, given `fail-on`. */
-export function verdictOf(result: StepResult, settings: VerdictSettings, preview?: PreviewOutcome): Verdict {
-  const verdict = jobVerdict(result, settings)
+export function verdictOf(
+  result: StepResult,
+  settings: Settings,
+  jobId: string | undefined,
+  preview?: PreviewOutcome
+): Verdict {
+  const verdict = jobVerdict(result, settings, jobId)
   if (preview === undefined) return verdict
   return {
     message: `${verdict.message} ${previewSentence(preview)}`,
@@ -47,8 +63,8 @@ function previewSentence(preview: PreviewOutcome): string {
   }
 }
 
-function jobVerdict(result: StepResult, settings: VerdictSettings): Verdict {
-  const job = `agent job "${forLog(settings.jobId ?? '')}"`
+function jobVerdict(result: StepResult, settings: Settings, jobId: string | undefined): Verdict {
+  const job = `agent job "${forLog(jobId ?? '')}"`
   const Job = `A${job.slice(1)}`
   const after = `after ${formatDuration(result.elapsedMs)} (${result.polls} ${result.polls === 1 ? 'poll' : 'polls'})`
   switch (result.kind) {
@@ -59,7 +75,7 @@ function jobVerdict(result: StepResult, settings: VerdictSettings): Verdict {
       }
     case 'completed': {
       const pr = result.job?.pr
-      const what = pr?.kind === 'link' ? `opened ${pr.url.href}` : 'changed no files, so no pull request was opened'
+      const what = pr?.kind === 'link' ? `opened ${pr.url.href}` : NO_PULL_REQUEST
       return { message: `${Job} completed ${after}: the agent ${what}.`, fails: settings.failOn.has('completed') }
     }
     case 'failed':
@@ -73,6 +89,10 @@ function jobVerdict(result: StepResult, settings: VerdictSettings): Verdict {
       return timeoutVerdict(result, settings, { Job, after })
     case 'error':
       return { message: result.reason, fails: true }
+    case 'skipped':
+      return { message: `Skipped: ${result.reason}. No agent job was started.`, fails: false }
+    case 'rate-limited':
+      return { message: result.reason, fails: settings.failOn.has('rate-limited') }
     case 'cancelled':
       return {
         message: result.reason ?? `Cancelled while waiting for ${job} ${after}; the job itself goes on.`,
@@ -95,7 +115,7 @@ const ADVICE_WHEN_NEVER_READ: Readonly<Record<FaultKind, string>> = {
 
 function timeoutVerdict(
   result: StepResult & { kind: 'timeout' },
-  settings: VerdictSettings,
+  settings: Settings,
   words: { readonly Job: string; readonly after: string }
 ): Verdict {
   const limit = `the timeout of ${formatDuration(settings.timeoutMs)}`

@@ -21,6 +21,8 @@ export interface RunnerEnvironment {
   readonly repository: string
   /** GITHUB_RUN_ID; empty when unset. */
   readonly runId: string
+  /** GITHUB_EVENT_NAME, the event that started the run; empty when unset. */
+  readonly eventName: string
   /**
    * This step within its run, `GITHUB_JOB/GITHUB_ACTION` (the job's id and the step's, which GitHub numbers when an
    * action is used twice in a job); empty when unset.
@@ -49,6 +51,7 @@ export function readRunnerEnvironment(env: NodeJS.ProcessEnv = process.env): Run
     serverUrl: env['GITHUB_SERVER_URL'],
     repository: env['GITHUB_REPOSITORY'] ?? '',
     runId: env['GITHUB_RUN_ID'] ?? '',
+    eventName: env['GITHUB_EVENT_NAME'] ?? '',
     step: env['GITHUB_JOB'] || env['GITHUB_ACTION'] ? `${env['GITHUB_JOB'] ?? ''}/${env['GITHUB_ACTION'] ?? ''}` : '',
     summaryPath: env['GITHUB_STEP_SUMMARY'] || undefined,
     proxies: {

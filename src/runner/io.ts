@@ -24,7 +24,10 @@ export const OUTPUT_NAMES = [
   'docs-repository',
   'preview-url',
   'preview-status',
-  'comment-url'
+  'comment-url',
+  'skip-reason',
+  'action-taken',
+  'result'
 ] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 export type Outputs = Partial<Record<OutputName, string>>
@@ -52,11 +55,11 @@ export interface RunnerIo {
 
 /**
  * Every output is one line, whatever the API or GitHub sent: a later step that reads it into a shell variable or a
- * `$GITHUB_ENV` line gets no second line. `job` is JSON, which escapes its control characters itself; the Unicode
+ * `$GITHUB_ENV` line gets no second line. `job` and `result` are JSON, which escapes its control characters itself; the Unicode
  * line breaks JSON leaves as they are are escaped too.
  */
 function oneLine(name: OutputName, value: string): string {
-  if (name !== 'job') return withoutLineBreaks(value)
+  if (name !== 'job' && name !== 'result') return withoutLineBreaks(value)
   return value.replace(/[\u0085\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 

@@ -10,10 +10,11 @@ export function isTerminal(status: string): status is TerminalStatus {
 }
 
 /**
- * The step's `outcome`: a terminal status of the job, or `timeout`, `error`, `cancelled`, or `started` (the step did
- * not wait: `wait: false`).
+ * The step's `outcome`: a terminal status of the job, or `timeout`, `error`, `cancelled`, `started` (the step did
+ * not wait: `wait: false`), `skipped` (nothing worth a job: a gate, or nothing new) or `rate-limited` (a quota, ours or
+ * Mintlify's, left no job to spend).
  */
-export type Outcome = TerminalStatus | 'timeout' | 'error' | 'cancelled' | 'started'
+export type Outcome = TerminalStatus | 'timeout' | 'error' | 'cancelled' | 'started' | 'skipped' | 'rate-limited'
 
 /** An outcome, `active` while the job runs, or `sending` while a prompt is on its way: what the summary and the comment say. */
 export type Stage = Outcome | 'active' | 'sending'
@@ -28,7 +29,9 @@ export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; rea
   failed: { emoji: '❌', title: 'Mintlify agent job failed' },
   timeout: { emoji: '⏱️', title: 'Timed out waiting for the Mintlify agent job' },
   error: { emoji: '❌', title: 'The Mintlify agent step stopped on an error' },
-  cancelled: { emoji: '⏹️', title: 'Run cancelled' }
+  cancelled: { emoji: '⏹️', title: 'Run cancelled' },
+  skipped: { emoji: '⏭️', title: 'No Mintlify agent job needed' },
+  'rate-limited': { emoji: '🚦', title: 'Mintlify agent job not started: quota reached' }
 }
 
 /** The heading of a stage, e.g. `✅ Mintlify agent job completed`. */
@@ -37,6 +40,6 @@ export function headingOf(stage: Stage): string {
   return `${emoji} ${title}`
 }
 
-/** The endings `fail-on` may name: the job's, and the preview's failed build. */
-export const FAILABLE_OUTCOMES = [...TERMINAL_STATUSES, 'timeout', 'preview-failed'] as const
+/** The endings `fail-on` may name: the job's, a quota reached, and the preview's failed build. */
+export const FAILABLE_OUTCOMES = [...TERMINAL_STATUSES, 'timeout', 'rate-limited', 'preview-failed'] as const
 export type FailableOutcome = (typeof FAILABLE_OUTCOMES)[number]

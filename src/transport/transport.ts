@@ -2,7 +2,7 @@
 // shared by every client (the admin API's and GitHub's), with the secrets it redacts and the run's cancel signal.
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici'
 import packageJson from '../../package.json' with { type: 'json' }
-import { isLoopbackHost } from '../inputs/settings.ts'
+import { isLoopbackHost } from '../inputs/api.ts'
 import type { ProxySettings, ProxyVariable } from '../runner/environment.ts'
 import { type Redact, redactor } from '../text/redact.ts'
 

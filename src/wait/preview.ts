@@ -35,7 +35,7 @@ export function previewPlan(
   if (outcome !== 'completed')
     return { kind: 'none', reason: `the job ended ${outcome}, so there is nothing to preview` }
   if (job?.pr.kind !== 'link')
-    return { kind: 'none', reason: 'the agent changed no files, so there is nothing to preview' }
+    return { kind: 'none', reason: 'the agent opened no pull request, so there is nothing to preview' }
   if (!job.ref) return { kind: 'none', reason: 'the API gave no branch for the job (source.ref)' }
   return { kind: 'build', branch: job.ref }
 }

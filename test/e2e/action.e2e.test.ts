@@ -61,7 +61,9 @@ describe('the bundled action', () => {
     const { run } = await waitFor({ final: { status: 'completed', prLink: null } })
     expect(run.exitCode).toBe(0)
     expect(run.outputs).toMatchObject({ status: 'completed', prLink: '', 'pr-number': '' })
-    expect(run.stdout).toContain('changed no files, so no pull request was opened')
+    expect(run.stdout).toContain(
+      "opened no pull request (it changed nothing, or published directly, as the project's agent settings decide)"
+    )
   })
 
   it('fails the step when the job fails, with the outputs already set', async () => {

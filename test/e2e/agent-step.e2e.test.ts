@@ -215,14 +215,19 @@ describe('never a job twice', () => {
     expect((times[2] ?? 0) - (times[1] ?? 0)).toBeGreaterThanOrEqual(390)
   })
 
-  it('gives up when Retry-After reaches past the timeout, saying nothing was started', async () => {
+  it('a quota that resets past the timeout ends rate-limited: green, with a warning that says when it resets', async () => {
     const { server } = await agentApi({ rateLimit: { max: 0, windowMs: 3_600_000, retryAfterS: 3600 } })
     const result = await run(server, { prompt: 'Document it', timeout: '1m' })
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode).toBe(0)
     expect(posts(server)).toHaveLength(1)
-    expect(errorAnnotations(result)[0]).toContain(
-      'Could not start the agent job: rate limited (HTTP 429: Rate limit exceeded); it asked to wait 1h (Retry-After), past the timeout (1 attempt). Mintlify allows 100 agent job starts and follow-ups an hour per project. Nothing was started.'
+    expect(result.outputs).toMatchObject({ outcome: 'rate-limited', 'job-id': '', 'action-taken': 'none' })
+    expect(errorAnnotations(result)).toEqual([])
+    const [warning] = warningAnnotations(result)
+    expect(warning).toContain(
+      'Could not start the agent job: rate limited (HTTP 429: Rate limit exceeded); it asked to wait 1h (Retry-After), past the timeout (1 attempt). Mintlify allows 100 agent job starts and follow-ups an hour per project.'
     )
+    expect(warning).toMatch(/The quota resets at \d\d:\d\d UTC\. The docs were not updated: nothing was started\./)
+    expect(result.summary).toContain('quota reached')
   })
 
   it('sends it again while the connection is refused, then once it is accepted', async () => {

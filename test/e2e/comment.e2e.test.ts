@@ -107,7 +107,9 @@ describe('comment: true', () => {
     expect(new Set(github.calls.filter((call) => call.startsWith('PATCH')))).toEqual(
       new Set([`PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`])
     )
-    expect(github.comments[0]?.body).toContain('the agent changed no files, so there is no pull request')
+    expect(github.comments[0]?.body).toContain(
+      'the agent opened no pull request (it changed nothing, or published directly'
+    )
     expect(first.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
   })
 

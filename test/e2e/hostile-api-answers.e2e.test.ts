@@ -134,8 +134,9 @@ describe('hostile admin API answers', () => {
       { prompt: 'Go', timeout: '5s' }
     )
     expect(posts).toBe(1)
-    expect(result.outputs['outcome']).toBe('error')
+    expect(result.outputs['outcome']).toBe('rate-limited')
     expect(result.stdout).toContain('(Retry-After), past the timeout (1 attempt).')
+    expect(result.stdout).toContain('By what the API asked, its quota does not reset within a day.')
   })
 
   it("another job's answer to a follow-up is never taken, and the follow-up is never sent twice", async () => {

@@ -177,9 +177,9 @@ describe('preview: true', () => {
 
   it.each([
     [
-      'the agent changed no files',
+      'the agent opened no pull request',
       { run: { activePolls: 0, final: { status: 'completed', prLink: null } } },
-      'the agent changed no files, so there is nothing to preview'
+      'the agent opened no pull request, so there is nothing to preview'
     ],
     [
       'the job failed',

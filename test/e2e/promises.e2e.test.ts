@@ -277,7 +277,10 @@ describe('inputs, time and signals', () => {
       'docs-repository': '',
       'preview-url': '',
       'preview-status': '',
-      'comment-url': ''
+      'comment-url': '',
+      'skip-reason': '',
+      'action-taken': '',
+      result: ''
     })
     expect(result.summary).toContain('The step did not start: inputs are invalid.')
     expect(result.summary).toContain('<li>Input &quot;timeout&quot; must be a positive duration')

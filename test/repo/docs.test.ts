@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { README, renderReadme } from '../../scripts/action-docs.ts'
+import { README, REFERENCE, renderPage } from '../../scripts/action-docs.ts'
 import { readActionMetadata, ROOT } from '../../sim/run-action.ts'
 
 // The package's ESM build calls require(); its CommonJS build works.
@@ -46,9 +46,12 @@ async function lint(yaml: string, name: string): Promise<string[]> {
   return problems.map((problem) => `${name} ${problem.line}:${problem.column} ${problem.message}`)
 }
 
-it("keeps the README's inputs and outputs tables identical to action.yml (run `npm run docs` to regenerate)", async () => {
-  expect(await readFile(README, 'utf8')).toBe(await renderReadme())
-})
+it.each([README, REFERENCE])(
+  'keeps the inputs and outputs tables of %s identical to action.yml (run `npm run docs` to regenerate)',
+  async (page) => {
+    expect(await readFile(page, 'utf8')).toBe(await renderPage(page))
+  }
+)
 
 it('keeps the README short: a user reads it in minutes, the long form lives in docs/', async () => {
   expect((await readFile(README)).length).toBeLessThanOrEqual(20 * 1024)

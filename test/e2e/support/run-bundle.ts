@@ -1,7 +1,7 @@
 // Runs the bundle of the src/ under test as the runner runs the action, and the one runner every end-to-end file makes
 // its runs with: the file's own inputs and options first, then the admin API's address, then each run's own.
 import { inject } from 'vitest'
-import { isLoopbackHost } from '../../../src/inputs/settings.ts'
+import { isLoopbackHost } from '../../../src/inputs/api.ts'
 import { type ActionRun, runAction as runEntry, type RunOptions } from '../../../sim/run-action.ts'
 
 export type { ActionRun, RunOptions } from '../../../sim/run-action.ts'

@@ -79,13 +79,23 @@ describe('sendRequest', () => {
     expect(sent).toMatchObject({ kind, reason })
   })
 
-  it('gives up when the next try would pass the deadline, saying nothing was started', async () => {
+  it('ends rate-limited when the quota resets past the deadline, saying when and that nothing was started', async () => {
     const { sent, attempts } = await send([{ ...RATE_LIMITED, retryAfterMs: 120_000 }], 60_000)
     expect(attempts).toEqual([0])
     expect(sent).toEqual({
+      kind: 'rate-limited',
+      reason:
+        'Could not start the agent job: rate limited (HTTP 429); it asked to wait 2m (Retry-After), past the timeout (1 attempt). Mintlify allows 100 agent job starts and follow-ups an hour per project. The quota resets at 00:02 UTC. The docs were not updated: nothing was started.'
+    })
+  })
+
+  it('gives up with an error when a fault other than the quota outlasts the deadline', async () => {
+    const refused: SubmitResult = { kind: 'not sent', reason: 'connection refused (ECONNREFUSED)' }
+    const { sent } = await send([refused], 4000)
+    expect(sent).toEqual({
       kind: 'error',
       reason:
-        'Could not start the agent job: rate limited (HTTP 429); it asked to wait 2m (Retry-After), past the timeout (1 attempt). Mintlify allows 100 agent job starts and follow-ups an hour per project. Nothing was started.'
+        'Could not start the agent job: connection refused (ECONNREFUSED), past the timeout (1 attempt). Nothing was started.'
     })
   })
 

@@ -218,6 +218,7 @@ describe('issueFacts', () => {
         author: 'octocat',
         body: 'Retries 502s.',
         isPullRequest: true,
+        labels: [],
         comment: {
           author: 'mona',
           url: 'https://github.com/acme/widgets/pull/77#issuecomment-1',

@@ -240,7 +240,7 @@ describe('the prompt context and the preview', () => {
     [{ preview: 'maybe' }, 'Input "preview" must be true or false; got "maybe".'],
     [
       { context: 'auto', 'github-token': '' },
-      'Input "github-token" is required when "comment" or "follow-up" is true, or "context" is auto'
+      'Input "github-token" is required when "comment" or "follow-up" is true, "context" is auto, or "paths"'
     ]
   ])('refuses %j, naming the input', (inputs, message) => {
     expect(read(inputs).error).toContain(message)

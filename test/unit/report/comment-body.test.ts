@@ -88,7 +88,10 @@ describe('renderComment', () => {
       ended('completed', { prLink: 'https://github.com/acme/docs/pull/2' }),
       '✅ **Mintlify agent job completed**: the agent opened a pull request: <a href="https://github.com/acme/docs/pull/2">'
     ],
-    [ended('completed', { prLink: null }), 'the agent changed no files, so there is no pull request'],
+    [
+      ended('completed', { prLink: null }),
+      'the agent opened no pull request (it changed nothing, or published directly'
+    ],
     [ended('failed'), '❌ **Mintlify agent job failed**: the agent hit an unrecoverable error'],
     [ended('archived'), '🗄️ **Mintlify agent job archived**'],
     [ended('timeout'), '⏱️ **Timed out waiting for the Mintlify agent job**: the job was still `active` after 30m'],

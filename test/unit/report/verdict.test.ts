@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { settingsOf } from '../../../sim/settings.ts'
 import { parseJob } from '../../../src/admin-api/agent-job.ts'
 import { type StepResult, verdictOf } from '../../../src/report/verdict.ts'
 import type { FailableOutcome } from '../../../src/text/outcome.ts'
@@ -8,8 +9,10 @@ function job(status: string, prLink: string | null = null) {
   return parsed.kind === 'job' ? parsed.job : undefined
 }
 const stats = { polls: 4, elapsedMs: 125_000, faults: 0 }
+const settings = (failOn: readonly FailableOutcome[], timeout = '30m') =>
+  settingsOf({ timeout, 'fail-on': failOn.join(',') })
 const verdict = (result: StepResult, failOn: FailableOutcome[] = ['failed', 'timeout']) =>
-  verdictOf(result, { jobId: 'job-1', timeoutMs: 1_800_000, failOn: new Set(failOn) })
+  verdictOf(result, settings(failOn), 'job-1')
 
 describe('verdictOf', () => {
   it.each([
@@ -21,7 +24,7 @@ describe('verdictOf', () => {
     [
       { ...stats, kind: 'completed', job: job('completed') },
       false,
-      'Agent job "job-1" completed after 2m 5s (4 polls): the agent changed no files, so no pull request was opened.'
+      'Agent job "job-1" completed after 2m 5s (4 polls): the agent opened no pull request (it changed nothing, or published directly, as the project\'s agent settings decide).'
     ],
     [
       { ...stats, kind: 'failed', job: job('failed') },
@@ -150,11 +153,7 @@ describe('the preview in the verdict', () => {
       'No preview: previews are not on the plan.'
     ]
   ])('%#: says what became of the preview, after the job', (preview, fails, sentence) => {
-    const verdict = verdictOf(
-      completed,
-      { jobId: 'job-1', timeoutMs: 1_800_000, failOn: new Set(['failed', 'timeout', 'preview-failed']) },
-      preview
-    )
+    const verdict = verdictOf(completed, settings(['failed', 'timeout', 'preview-failed']), 'job-1', preview)
     expect(verdict.fails).toBe(fails)
     expect(verdict.message).toBe(
       `Agent job "job-1" completed after 2m 5s (4 polls): the agent opened https://github.com/a/b/pull/1. ${sentence}`
@@ -162,8 +161,6 @@ describe('the preview in the verdict', () => {
   })
 
   it('lets a failed preview pass when fail-on leaves preview-failed out', () => {
-    expect(verdictOf(completed, { jobId: 'job-1', timeoutMs: 1, failOn: new Set(['failed']) }, failed).fails).toBe(
-      false
-    )
+    expect(verdictOf(completed, settings(['failed'], '1ms'), 'job-1', failed).fails).toBe(false)
   })
 })

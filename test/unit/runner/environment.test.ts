@@ -30,6 +30,7 @@ describe('readRunnerEnvironment', () => {
       })
     ).toEqual({
       runId: '42',
+      eventName: '',
       step: 'docs/agent',
       repository: 'acme/docs',
       serverUrl: 'https://ghes.example',

@@ -25,7 +25,10 @@ describe('outputWriter', () => {
       ['docs-repository', ''],
       ['preview-url', ''],
       ['preview-status', ''],
-      ['comment-url', '']
+      ['comment-url', ''],
+      ['skip-reason', ''],
+      ['action-taken', ''],
+      ['result', '']
     ])
   })
 

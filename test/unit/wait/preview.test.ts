@@ -26,7 +26,7 @@ describe('previewPlan', () => {
     [
       'completed',
       job({ status: 'completed', prLink: null, source: { ref: 'mintlify/x' } }),
-      { kind: 'none', reason: 'the agent changed no files, so there is nothing to preview' }
+      { kind: 'none', reason: 'the agent opened no pull request, so there is nothing to preview' }
     ],
     [
       'completed',

@@ -1,0 +1,173 @@
+// Whether a change is worth a job, decided before any request to the admin API: who made it (never the Mintlify
+// agent, nor the token's own identity: a generate, merge, generate loop), its labels, its files, its size; and whether
+// the action's own cap on jobs an hour leaves one to spend.
+import type { ChangedFile, ChangeFacts, EventChange } from '../github/change.ts'
+import { countsAsChange, type Gates, MINTLIFY_BOT } from '../inputs/gates.ts'
+import { needsToken, type Settings } from '../inputs/settings.ts'
+import { formatDuration } from '../text/duration.ts'
+import { forLog } from '../text/untrusted.ts'
+import type { Decision, StepSetup } from './decision.ts'
+
+/**
+ * Whether this event is worth a job, and whether one is left to spend: undefined to go on, or the decision that
+ * nothing is sent. Only the gates read GitHub here, and only what `context: auto` would read anyway (one listing of
+ * files), and who the token acts as when the change passes every other gate.
+ */
+export async function beforeSpending(setup: StepSetup): Promise<Decision | undefined> {
+  const { settings, reads, log } = setup
+  if (!settings.githubUse.gate || reads === undefined) return undefined
+  const change = await reads.change()
+  const gated = gatedChangeOf(change)
+  if (gated !== undefined) {
+    const free = gate(settings.gates, gated, undefined)
+    const verdict =
+      free.kind === 'skip' || !asksWhoAmI(settings, gated) ? free : gate(settings.gates, gated, await reads.login())
+    if (verdict.kind === 'skip') {
+      log.info(`Skipped: ${verdict.reason}. Nothing is sent to the agent (GitHub requests: ${change.requests}).`)
+      return { kind: 'skipped', reason: verdict.reason }
+    }
+  }
+  if (!settings.githubUse.countJobs) return undefined
+  const since = setup.clock.date() - HOUR_MS
+  const started = await reads.startsSince(since, setup.runId)
+  if (started === undefined) {
+    log.warning('max-jobs-per-hour is not applied: the jobs started in the last hour could not be counted from GitHub.')
+  }
+  const reached = capReached(settings, started)
+  return reached === undefined ? undefined : { kind: 'rate-limited', reason: reached }
+}
+
+/** What the gates look at in a change: one pull request, a push, an issue and its comment. */
+export interface GatedChange {
+  /** `pull request #12`, `the push`: how the reason names it. */
+  readonly name: string
+  /** Who made the change; empty when unknown. */
+  readonly author: string
+  readonly labels: readonly string[]
+  /** Its files; undefined when not known (not read, or no such thing for this event). */
+  readonly files: readonly ChangedFile[] | undefined
+  /** Lines added and removed; undefined when not known. */
+  readonly changedLines: number | undefined
+}
+
+export type GateVerdict = { readonly kind: 'pass' } | { readonly kind: 'skip'; readonly reason: string }
+
+/** What the gates see of the change the event is about; undefined for an event about no change. */
+export function gatedChangeOf(change: EventChange): GatedChange | undefined {
+  const { facts, fetched } = change
+  const files = fetched.files
+  const counted = files?.every((file) => file.additions !== undefined && file.deletions !== undefined)
+    ? files.reduce((sum, file) => sum + (file.additions ?? 0) + (file.deletions ?? 0), 0)
+    : undefined
+  switch (facts.kind) {
+    case 'pull-request': {
+      const total =
+        facts.additions !== undefined && facts.deletions !== undefined ? facts.additions + facts.deletions : counted
+      return {
+        name: `pull request #${facts.number}`,
+        author: facts.author,
+        labels: facts.labels,
+        files,
+        changedLines: total
+      }
+    }
+    case 'push':
+      return { name: 'the push', author: pushAuthor(facts), labels: [], files, changedLines: counted }
+    case 'issue':
+      return {
+        name: `${facts.isPullRequest ? 'pull request' : 'issue'} #${facts.number}`,
+        author: facts.comment?.author || facts.author,
+        labels: facts.labels,
+        files: undefined,
+        changedLines: undefined
+      }
+    case 'release':
+      return {
+        name: `release ${facts.tag}`,
+        author: facts.author,
+        labels: [],
+        files: undefined,
+        changedLines: undefined
+      }
+    case 'none':
+      return undefined
+  }
+}
+
+/** A push is made by the author of its head commit (a merged pull request's squash commit keeps its author). */
+function pushAuthor(facts: ChangeFacts & { kind: 'push' }): string {
+  return facts.headCommit?.author ?? facts.pusher
+}
+
+/**
+ * Whether the change is worth a job. `self` is who the token acts as, when known: its own changes are skipped like the
+ * Mintlify agent's, whatever `skip-authors` says.
+ */
+export function gate(gates: Gates, change: GatedChange, self: string | undefined): GateVerdict {
+  const author = change.author.toLowerCase()
+  if (author !== '' && (author === MINTLIFY_BOT || sameLogin(author, self))) {
+    const who = author === MINTLIFY_BOT ? 'the Mintlify agent' : "this workflow's token"
+    return skip(`${change.name} is by ${forLog(change.author, 80)}, ${who} (loop prevention)`)
+  }
+  if (author !== '' && gates.skipAuthors.includes(author)) {
+    return skip(`${change.name} is by ${forLog(change.author, 80)}, in skip-authors`)
+  }
+  const label = change.labels.find((name) => gates.skipLabels.includes(name.toLowerCase()))
+  if (label !== undefined) return skip(`${change.name} has the label ${forLog(label, 80)}, in skip-labels`)
+  const files = change.files
+  if (files !== undefined && files.length > 0 && (gates.paths || gates.pathsIgnore)) {
+    if (!files.some((file) => countsAsChange(gates, file.path) || movedFrom(gates, file))) {
+      const which = gates.paths ? 'paths' : 'paths-ignore'
+      return skip(
+        `no changed file of ${change.name} counts under ${which} (${files.length} ${plural(files.length, 'file')} changed)`
+      )
+    }
+  }
+  if (gates.minChangedLines > 0 && change.changedLines !== undefined && change.changedLines < gates.minChangedLines) {
+    return skip(
+      `${change.name} changed ${change.changedLines} ${plural(change.changedLines, 'line')}, fewer than min-changed-lines (${gates.minChangedLines})`
+    )
+  }
+  return { kind: 'pass' }
+}
+
+/**
+ * Whether to ask GitHub who the token acts as, to skip the token's own changes: when the step uses the token anyway,
+ * or when the change is by an app (`name[bot]`), as a token's own commits and pull requests are. A run that uses no
+ * GitHub otherwise sends no request for it.
+ */
+function asksWhoAmI(settings: Settings, change: GatedChange): boolean {
+  return needsToken(settings.githubUse) || change.author.toLowerCase().endsWith('[bot]')
+}
+
+/** A file renamed away from a counted path counts too: its old place in the docs may need the change. */
+function movedFrom(gates: Gates, file: ChangedFile): boolean {
+  return file.previousPath !== undefined && countsAsChange(gates, file.previousPath)
+}
+
+/** GraphQL names an app `name`, REST its author `name[bot]`: the two forms are one login. */
+function sameLogin(author: string, self: string | undefined): boolean {
+  if (self === undefined || self === '') return false
+  const me = self.toLowerCase()
+  return author === me || author === `${me}[bot]` || `${author}[bot]` === me
+}
+
+function skip(reason: string): GateVerdict {
+  return { kind: 'skip', reason }
+}
+
+function plural(count: number, one: string): string {
+  return count === 1 ? one : `${one}s`
+}
+
+export const HOUR_MS = 3_600_000
+
+/**
+ * Why `max-jobs-per-hour` leaves no job to spend, given the jobs started in the last hour by the action's own
+ * records; undefined when there is room (or no cap, or no count).
+ */
+export function capReached(settings: Settings, started: number | undefined): string | undefined {
+  const cap = settings.maxJobsPerHour
+  if (cap === undefined || started === undefined || started < cap) return undefined
+  return `max-jobs-per-hour (${cap}) is reached: this action started ${started} ${plural(started, 'job')} of project "${forLog(settings.projectId)}" in this repository in the last ${formatDuration(HOUR_MS)}, by its own records`
+}

@@ -1,0 +1,252 @@
+// Spend a job only where readers will see a change: the gates, decided before any request to the admin API, and the
+// quotas (Mintlify's, and our own cap), which leave the step green when they leave no job to spend.
+import { describe, expect, it } from 'vitest'
+import { sendJson } from '../../sim/admin-api.ts'
+import { simulateAgentApi } from '../../sim/agent-api.ts'
+import type { SimulatedFile } from '../../sim/github-api.ts'
+import { markerOf, promptHash } from '../../src/github/tracking-record.ts'
+import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
+import { loopback } from './support/loopback.ts'
+import { bundleRunner } from './support/run-bundle.ts'
+
+const KEY = 'mint_gates_secret_key_0123'
+const TOKEN = 'ghs_gates_token_value_0123'
+const PROJECT = 'docs'
+const PR = 'https://github.com/acme/docs/pull/128'
+const servers = loopback()
+const run = bundleRunner({
+  githubToken: TOKEN,
+  inputs: { 'project-id': PROJECT, 'api-key': KEY, 'poll-interval': '100ms', 'max-poll-interval': '300ms' }
+})
+
+/** A merged pull request in the code repository, by `author`, with these labels. */
+function mergedPullRequest(author: string, labels: string[] = [], type = 'User') {
+  return {
+    action: 'closed',
+    number: 7,
+    pull_request: {
+      number: 7,
+      title: 'Retry on 502',
+      user: { login: author, type },
+      labels: labels.map((name) => ({ name })),
+      merged: true,
+      state: 'closed',
+      additions: 40,
+      deletions: 2,
+      base: { ref: 'main' },
+      head: { ref: 'feature/retry' }
+    }
+  }
+}
+
+const file = (filename: string, additions = 10): SimulatedFile => ({
+  filename,
+  status: 'modified',
+  additions,
+  deletions: 0,
+  patch: '@@ -1 +1 @@\n-a\n+b'
+})
+
+async function started(options: { files?: SimulatedFile[]; existing?: Parameters<typeof servers.github>[0] } = {}) {
+  const github = await servers.github({
+    pullFiles: { 7: options.files ?? [file('src/client.ts')] },
+    ...options.existing
+  })
+  const { api, server } = await servers.agentApi({
+    projectId: PROJECT,
+    apiKey: KEY,
+    run: { activePolls: 1, final: { status: 'completed', prLink: PR } }
+  })
+  return { github, api, server }
+}
+
+describe('gates', () => {
+  it('skips a pull request that touches only tests: green, no request to the admin API, one line of summary, no comment', async () => {
+    const { github, server } = await started({ files: [file('test/client.test.ts'), file('test/retry.test.ts')] })
+    const result = await run(
+      server,
+      { prompt: 'Document the change', 'paths-ignore': 'test/**', comment: 'true' },
+      { eventName: 'pull_request', event: mergedPullRequest('octocat'), github }
+    )
+    expect(result.exitCode).toBe(0)
+    expect(server.requests).toEqual([])
+    expect(result.outputs).toMatchObject({
+      outcome: 'skipped',
+      'skip-reason': 'no changed file of pull request #7 counts under paths-ignore (2 files changed)',
+      'job-id': '',
+      'action-taken': 'none'
+    })
+    expect(github.comments).toEqual([])
+    expect(result.summary).toBe(
+      '<h3>⏭️ No Mintlify agent job needed</h3>\n<p>Skipped: no changed file of pull request #7 counts under paths-ignore (2 files changed). No agent job was started.</p>\n'
+    )
+    expect(result.stdout).toContain('Nothing is sent to the agent (GitHub requests: 1).')
+    expect(warningAnnotations(result)).toEqual([])
+  })
+
+  it('starts a job when a file counts under paths, the last matching pattern deciding', async () => {
+    const { api, github, server } = await started({ files: [file('src/client.ts'), file('src/client.test.ts')] })
+    const result = await run(
+      server,
+      { prompt: 'Document the change', paths: 'src/**\n!src/**/*.test.ts' },
+      { eventName: 'pull_request', event: mergedPullRequest('octocat'), github }
+    )
+    expect(result.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'started' })
+    expect(api.posts).toHaveLength(1)
+  })
+
+  it.each([
+    ['the no-docs label', mergedPullRequest('octocat', ['No-Docs']), {}, 'has the label No-Docs, in skip-labels'],
+    [
+      'a Dependabot pull request',
+      mergedPullRequest('dependabot[bot]', [], 'Bot'),
+      {},
+      'is by dependabot[bot], in skip-authors'
+    ],
+    [
+      "the Mintlify agent's pull request, whatever skip-authors says",
+      mergedPullRequest('mintlify[bot]', [], 'Bot'),
+      { 'skip-authors': '' },
+      'is by mintlify[bot], the Mintlify agent (loop prevention)'
+    ],
+    [
+      "a pull request by the token's own identity",
+      mergedPullRequest('github-actions[bot]', [], 'Bot'),
+      { 'skip-authors': '' },
+      "is by github-actions[bot], this workflow's token (loop prevention)"
+    ],
+    [
+      'a change smaller than min-changed-lines',
+      mergedPullRequest('octocat'),
+      { 'min-changed-lines': '50' },
+      'changed 42 lines, fewer than min-changed-lines (50)'
+    ]
+  ])('skips %s', async (_, event, inputs, reason) => {
+    const { github, server } = await started()
+    const result = await run(
+      server,
+      { prompt: 'Document the change', ...inputs },
+      { eventName: 'pull_request', event, github }
+    )
+    expect(result.exitCode).toBe(0)
+    expect(server.requests).toEqual([])
+    expect(result.outputs['outcome']).toBe('skipped')
+    expect(result.outputs['skip-reason']).toBe(`pull request #7 ${reason}`)
+  })
+
+  it('reads nothing from GitHub for a plain prompt on a pull request by a person, and starts the job', async () => {
+    const { api, github, server } = await started()
+    const result = await run(
+      server,
+      { prompt: 'Document the change' },
+      { eventName: 'pull_request', event: mergedPullRequest('octocat'), github }
+    )
+    expect(result.outputs['outcome']).toBe('completed')
+    expect(api.posts).toHaveLength(1)
+    expect(github.calls).toEqual([])
+  })
+})
+
+describe('quotas', () => {
+  it('sends a start again once a 429 has waited its Retry-After, and completes', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 1, final: { status: 'completed', prLink: PR } }
+    })
+    let refused = false
+    const limited = await servers.serve((req, res, index) => {
+      if (req.method === 'POST' && !refused) {
+        refused = true
+        return sendJson(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': '2' })
+      }
+      return api.respond(req, res, index)
+    })
+    const result = await run(limited, { prompt: 'Document it' })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'completed', prLink: PR, 'action-taken': 'started' })
+    expect(api.posts).toHaveLength(1)
+    expect(result.stdout).toContain('The API surely did not act on it, so it is sent again in 2s.')
+  })
+
+  it('ends rate-limited before any request when max-jobs-per-hour is reached by the jobs it recorded', async () => {
+    const recent = markerOf({
+      job: 'job-older',
+      requests: [
+        {
+          kind: 'start',
+          run: '999',
+          attempt: 1,
+          prompt: promptHash('an earlier prompt'),
+          line: 'an earlier prompt',
+          project: PROJECT,
+          at: Date.now() - 10 * 60_000
+        }
+      ]
+    })
+    const { github, server } = await started({
+      existing: {
+        existing: [
+          {
+            issue: 3,
+            body: `${recent}\nan earlier report`,
+            user: 'github-actions[bot]',
+            updatedAt: new Date().toISOString()
+          }
+        ]
+      }
+    })
+    const result = await run(
+      server,
+      { prompt: 'Document the change', 'max-jobs-per-hour': '1' },
+      { eventName: 'pull_request', event: mergedPullRequest('octocat'), github }
+    )
+    expect(result.exitCode).toBe(0)
+    expect(server.requests).toEqual([])
+    expect(result.outputs).toMatchObject({ outcome: 'rate-limited', 'job-id': '' })
+    expect(errorAnnotations(result)).toEqual([])
+    expect(warningAnnotations(result)[0]).toContain(
+      'max-jobs-per-hour (1) is reached: this action started 1 job of project "docs"'
+    )
+  })
+})
+
+describe('the result output', () => {
+  it('parses as JSON with every key, null where unknown', async () => {
+    const { server } = await started()
+    const result = await run(server, { prompt: 'Document it' })
+    const parsed = JSON.parse(result.outputs['result'] ?? '') as Record<string, unknown>
+    expect(Object.keys(parsed).sort()).toEqual(
+      [
+        'outcome',
+        'status',
+        'job-id',
+        'prLink',
+        'pr-number',
+        'pr-repository',
+        'branch',
+        'preview-url',
+        'preview-status',
+        'skip-reason',
+        'action-taken',
+        'guardrail',
+        'duration-s',
+        'jobs-started'
+      ].sort()
+    )
+    expect(parsed).toMatchObject({
+      outcome: 'completed',
+      status: 'completed',
+      'job-id': 'job-1',
+      prLink: PR,
+      'pr-number': 128,
+      'pr-repository': 'acme/docs',
+      'preview-url': null,
+      'skip-reason': null,
+      'action-taken': 'started',
+      guardrail: null,
+      'jobs-started': 1
+    })
+    expect(typeof parsed['duration-s']).toBe('number')
+  })
+})
