@@ -173,3 +173,24 @@ export function parseRetryAfter(header: string | string[] | undefined, nowMs: nu
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - nowMs)
 }
+
+/**
+ * How long a 429 asks to wait before the quota has room again: its `Retry-After`, or else a reset header, as rate
+ * limiters send them (`RateLimit-Reset`, seconds to wait; `X-RateLimit-Reset`, the reset's time in seconds since the
+ * epoch, or seconds to wait when that small). Undefined when it says nothing readable.
+ */
+export function quotaWaitMs(headers: Headers, nowMs: number): number | undefined {
+  const retryAfter = parseRetryAfter(headers['retry-after'], nowMs)
+  if (retryAfter !== undefined) return retryAfter
+  const seconds = (name: string): number | undefined => {
+    const value = headers[name]
+    const text = (Array.isArray(value) ? value[0] : value)?.trim()
+    return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined
+  }
+  const delta = seconds('ratelimit-reset')
+  if (delta !== undefined) return delta * 1000
+  const reset = seconds('x-ratelimit-reset')
+  if (reset === undefined) return undefined
+  // A time since the epoch is past 2001; a smaller number is a number of seconds to wait.
+  return reset > 1_000_000_000 ? Math.max(0, reset * 1000 - nowMs) : reset * 1000
+}

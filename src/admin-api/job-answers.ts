@@ -14,6 +14,7 @@ import {
   networkReason,
   parseRetryAfter,
   PROXY_AUTH_REQUIRED,
+  quotaWaitMs,
   proxyReason,
   proxyRefusal,
   refusalOfAnyRequest
@@ -164,7 +165,7 @@ function classifySubmitAnswer(answer: Answer, asked: AskedToSubmit): SubmitResul
   const refusal = refusalOfAnyRequest(answer, described, asked.redact)
   if (refusal) return { kind: 'refused', reason: refusal }
   if (status === 429) {
-    const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now())
+    const retryAfterMs = quotaWaitMs(answer.headers, Date.now())
     const reason = `rate limited (${described})`
     return retryAfterMs === undefined
       ? { kind: 'not sent', reason, rateLimited: true }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { answer, CANCELLED, CONTEXT, network, TIMEOUT, tunnelRefused } from '../../support/exchanges.ts'
 import { classifyPoll, classifySubmit } from '../../../src/admin-api/job-answers.ts'
+import { quotaWaitMs } from '../../../src/admin-api/answer.ts'
 
 const JOB = { id: 'job-1', status: 'active' }
 
@@ -214,5 +215,21 @@ describe('classifySubmit', () => {
       retryAfterMs: 3000,
       rateLimited: true
     })
+  })
+})
+
+describe('quotaWaitMs', () => {
+  const now = Date.parse('2026-11-24T10:00:00Z')
+  it.each([
+    [{ 'retry-after': '30' }, 30_000],
+    [{ 'retry-after': 'Tue, 24 Nov 2026 10:01:00 GMT' }, 60_000],
+    [{ 'ratelimit-reset': '120' }, 120_000],
+    [{ 'x-ratelimit-reset': String(now / 1000 + 3600) }, 3_600_000],
+    [{ 'x-ratelimit-reset': '45' }, 45_000],
+    [{ 'retry-after': '5', 'x-ratelimit-reset': '999' }, 5000],
+    [{ 'x-ratelimit-reset': 'soon' }, undefined],
+    [{}, undefined]
+  ])('reads %j as a wait of %s ms', (headers, waitMs) => {
+    expect(quotaWaitMs(headers, now)).toBe(waitMs)
   })
 })
