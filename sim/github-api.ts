@@ -1,24 +1,20 @@
-// A local stand-in for the parts of GitHub's API the action uses: GraphQL's `viewer` (who the token acts as), an
-// issue's comments (list, paginated; create; update), the repository's comments updated since a time, a pull
-// request's files and a compare.
+// A local stand-in for the parts of GitHub's API the action uses, across the repositories a test names (the
+// workflow's own, `owner/repo`, and others such as a docs repository): GraphQL's `viewer` (who the token acts as); an
+// issue's comments (list, paginated; create; update) and the repository's comments updated since a time; pull
+// requests (read, close), their files, and compares between two commits; labels; check runs.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 
 export interface StoredComment {
   readonly id: number
+  /** `owner/name`. */
+  readonly repo: string
   readonly issue: number
   body: string
   /** The author's login, e.g. `github-actions[bot]`. */
   readonly user: string
   readonly createdAt: string
   updatedAt: string
-}
-
-export interface FakeGitHub extends RunningServer {
-  /** Comments by id, across issues. */
-  readonly comments: StoredComment[]
-  /** `METHOD path` of every request, in order. */
-  readonly calls: string[]
 }
 
 /** A changed file, as GitHub's pull request files and compare endpoints list it. */
@@ -38,17 +34,65 @@ export interface SimulatedCommit {
   readonly author: string
 }
 
+/** A compare between two commits: `ahead` when the head descends from the base, `diverged` after a force-push. */
+export interface SimulatedCompare {
+  readonly status?: 'ahead' | 'behind' | 'diverged' | 'identical'
+  readonly commits: readonly SimulatedCommit[]
+  readonly files: readonly SimulatedFile[]
+}
+
+/** A pull request, as the tests set it up and as the action's writes leave it. */
+export interface SimulatedPull {
+  readonly number: number
+  readonly title?: string
+  readonly user?: string
+  state: 'open' | 'closed'
+  readonly merged?: boolean
+  labels: string[]
+  readonly files?: readonly SimulatedFile[]
+  readonly headSha?: string
+}
+
+export interface CheckRun {
+  readonly id: number
+  readonly repo: string
+  readonly name: string
+  readonly headSha: string
+  /** Every status and conclusion it went through, in order: `in_progress`, then `completed/success`, say. */
+  readonly history: string[]
+  status: string
+  conclusion: string | undefined
+  title: string
+  summary: string
+  detailsUrl: string | undefined
+}
+
+export interface FakeGitHub extends RunningServer {
+  /** Comments by id, across issues and repositories. */
+  readonly comments: StoredComment[]
+  /** `METHOD path` of every request, in order. */
+  readonly calls: string[]
+  /** Pull requests by `owner/name`, as the action's writes left them. */
+  readonly pulls: Map<string, SimulatedPull[]>
+  readonly checkRuns: CheckRun[]
+}
+
 export interface FakeGitHubOptions {
   readonly owner?: string
   readonly repo?: string
   /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes. */
   readonly viewer?: string
-  /** Comments already on the issues when the run starts; `updatedAt` a time of the test's choosing. */
-  readonly existing?: (Pick<StoredComment, 'issue' | 'body' | 'user'> & { readonly updatedAt?: string })[]
+  /** Comments already on the issues when the run starts (the workflow's repository unless `repo` says); `updatedAt` a time of the test's choosing. */
+  readonly existing?: (Pick<StoredComment, 'issue' | 'body' | 'user'> & {
+    readonly repo?: string
+    readonly updatedAt?: string
+  })[]
   /** Answer these statuses to the first requests, in turn (e.g. [502] for one transient failure). */
   readonly failFirst?: number[]
   /** Answer every write with this status (e.g. 403 for a token without permission). */
   readonly refuseWrites?: number
+  /** Answer every check run write with this status (e.g. 403: a token without `checks: write`). */
+  readonly refuseChecks?: number
   /** Answers a request first when it returns true: for hostile or hanging answers. `call` is `METHOD path`. */
   readonly intercept?: (call: string, req: IncomingMessage, res: ServerResponse) => boolean
   /** The `html_url` given for a comment; GitHub's own form by default. */
@@ -60,12 +104,12 @@ export interface FakeGitHubOptions {
    * the comment, but the answer never said so. `write` counts the writes, from 0.
    */
   readonly failAfterWriting?: (call: string, write: number) => number | undefined
-  /** Each pull request's changed files, by number. */
+  /** The workflow repository's pull requests' changed files, by number. */
   readonly pullFiles?: Readonly<Record<number, readonly SimulatedFile[]>>
-  /** Each compare, by `base...head`: its commits (oldest first) and its files. */
-  readonly compares?: Readonly<
-    Record<string, { readonly commits: readonly SimulatedCommit[]; readonly files: readonly SimulatedFile[] }>
-  >
+  /** Pull requests of any repository, by `owner/name` (a docs repository's, say). */
+  readonly pulls?: Readonly<Record<string, readonly SimulatedPull[]>>
+  /** Each compare of the workflow's repository, by `base...head`. */
+  readonly compares?: Readonly<Record<string, SimulatedCompare>>
 }
 
 /** GitHub refuses a comment longer than this, with this answer. */
@@ -88,25 +132,44 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>
 }
 
+/** The state of every repository the test named, and the server's own counters. */
+interface World {
+  readonly options: FakeGitHubOptions
+  readonly home: string
+  readonly viewer: string
+  readonly comments: StoredComment[]
+  readonly pulls: Map<string, SimulatedPull[]>
+  readonly checkRuns: CheckRun[]
+  nextId: number
+  writes: number
+  /** Timestamps a second apart, in the order things were made. */
+  clock: number
+}
+
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
-  const owner = options.owner ?? 'acme'
-  const repo = options.repo ?? 'docs'
-  const viewer = options.viewer ?? 'github-actions[bot]'
-  const comments: StoredComment[] = []
-  const calls: string[] = []
-  let nextId = 1000
-  // Timestamps a second apart, in the order the comments were made.
-  let clock = Date.parse('2026-11-22T09:00:00Z')
-  const now = (): string => new Date((clock += 1000)).toISOString()
-  for (const comment of options.existing ?? []) {
-    const at = comment.updatedAt ?? now()
-    comments.push({ ...comment, id: nextId++, createdAt: at, updatedAt: at })
+  const home = `${options.owner ?? 'acme'}/${options.repo ?? 'docs'}`
+  const world: World = {
+    options,
+    home,
+    viewer: options.viewer ?? 'github-actions[bot]',
+    comments: [],
+    pulls: new Map(
+      Object.entries(options.pulls ?? {}).map(([repo, pulls]) => [
+        repo,
+        pulls.map((pull) => ({ ...pull, labels: [...pull.labels] }))
+      ])
+    ),
+    checkRuns: [],
+    nextId: 1000,
+    writes: 0,
+    clock: Date.parse('2026-11-22T09:00:00Z')
   }
+  for (const comment of options.existing ?? []) {
+    const at = comment.updatedAt ?? stamp(world)
+    world.comments.push({ ...comment, repo: comment.repo ?? home, id: world.nextId++, createdAt: at, updatedAt: at })
+  }
+  const calls: string[] = []
   const failures = [...(options.failFirst ?? [])]
-  let writes = 0
-  const listPath = new RegExp(`^/repos/${owner}/${repo}/issues/(\\d+)/comments$`)
-  const repoCommentsPath = `/repos/${owner}/${repo}/issues/comments`
-  const updatePath = new RegExp(`^/repos/${owner}/${repo}/issues/comments/(\\d+)$`)
   const server: RunningServer = await startServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const call = `${req.method ?? ''} ${url.pathname}`
@@ -115,91 +178,272 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (options.intercept?.(call, req, res)) return
     const failure = failures.shift()
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })
-    const htmlUrl =
-      options.htmlUrl ??
-      ((comment: StoredComment) =>
-        `https://github.com/${owner}/${repo}/issues/${comment.issue}#issuecomment-${comment.id}`)
-    const view = (comment: StoredComment) => ({
-      id: comment.id,
-      body: comment.body,
-      user: { login: comment.user, type: comment.user.endsWith('[bot]') ? 'Bot' : 'User' },
-      html_url: htmlUrl(comment),
-      created_at: comment.createdAt,
-      updated_at: comment.updatedAt
-    })
-
-    if (call === 'POST /graphql') {
-      const { query } = await readBody(req)
-      if (typeof query === 'string' && /viewer\s*{\s*login\s*}/.test(query)) {
-        return sendJson(res, 200, { data: { viewer: { login: viewer } } })
-      }
-      return sendJson(res, 200, { errors: [{ message: 'unknown query' }] })
-    }
-    const changes = changesAnswer(url, options, server.url)
-    if (changes && req.method === 'GET') return sendJson(res, changes.status, changes.body, changes.headers)
-    if (url.pathname === repoCommentsPath && req.method === 'GET') {
-      // Every issue's comments, those updated since `since`, oldest first, as GitHub lists them.
-      const since = Date.parse(url.searchParams.get('since') ?? '') || 0
-      const recent = comments.filter((comment) => Date.parse(comment.updatedAt) >= since)
-      const { items, headers } = paged(recent, url, `${server.url}${url.pathname}${url.search}`)
-      return sendJson(res, 200, items.map(view), headers)
-    }
-    const list = listPath.exec(url.pathname)
-    if (list && req.method === 'GET') {
-      const issue = Number(list[1])
-      const perPage = Number(url.searchParams.get('per_page') ?? 30)
-      const page = Number(url.searchParams.get('page') ?? 1)
-      const all = comments.filter((comment) => comment.issue === issue)
-      const pageItems = all.slice((page - 1) * perPage, page * perPage)
-      return sendJson(
-        res,
-        200,
-        pageItems.map(view),
-        pageLinks(`${server.url}${url.pathname}`, perPage, page, all.length)
-      )
-    }
-    if (options.refuseWrites !== undefined && req.method !== 'GET') {
-      return sendJson(res, options.refuseWrites, {
-        message: options.refuseWrites === 403 ? 'Resource not accessible by integration' : 'Not Found',
-        documentation_url: 'https://docs.github.com/rest/issues/comments'
-      })
-    }
-    const failAfterWriting = (): number | undefined => options.failAfterWriting?.(call, writes++)
-    if (list && req.method === 'POST') {
-      const { body } = await readBody(req)
-      if (String(body).length > MAX_BODY) return sendJson(res, 422, TOO_LONG)
-      const at = now()
-      const comment: StoredComment = {
-        id: nextId++,
-        issue: Number(list[1]),
-        body: String(body),
-        user: viewer,
-        createdAt: at,
-        updatedAt: at
-      }
-      comments.push(comment)
-      const status = failAfterWriting()
-      return status === undefined
-        ? sendJson(res, 201, view(comment))
-        : sendJson(res, status, { message: 'Server Error' })
-    }
-    const update = updatePath.exec(url.pathname)
-    if (update && req.method === 'PATCH') {
-      // A token with admin rights can edit anyone's comment, as on GitHub: the action must not rely on a refusal.
-      const comment = comments.find((candidate) => candidate.id === Number(update[1]))
-      if (!comment) return sendJson(res, 404, { message: 'Not Found' })
-      const body = String((await readBody(req))['body'])
-      if (body.length > MAX_BODY) return sendJson(res, 422, TOO_LONG)
-      comment.body = body
-      comment.updatedAt = now()
-      const status = failAfterWriting()
-      return status === undefined
-        ? sendJson(res, 200, view(comment))
-        : sendJson(res, status, { message: 'Server Error' })
-    }
-    return sendJson(res, 404, { message: 'Not Found' })
+    await route(world, { req, res, url, call, base: server.url })
   })
-  return { ...server, comments, calls }
+  return { ...server, comments: world.comments, calls, pulls: world.pulls, checkRuns: world.checkRuns }
+}
+
+function stamp(world: World): string {
+  return new Date((world.clock += 1000)).toISOString()
+}
+
+interface Request {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly url: URL
+  readonly call: string
+  /** The server's own address, for the links it gives. */
+  readonly base: string
+}
+
+const REPO = '/repos/([^/]+/[^/]+)'
+
+async function route(world: World, request: Request): Promise<void> {
+  const { req, res, url, call } = request
+  if (call === 'POST /graphql') {
+    const { query } = await readBody(req)
+    if (typeof query === 'string' && /viewer\s*{\s*login\s*}/.test(query)) {
+      return sendJson(res, 200, { data: { viewer: { login: world.viewer } } })
+    }
+    return sendJson(res, 200, { errors: [{ message: 'unknown query' }] })
+  }
+  const path = new RegExp(`^${REPO}(/.*)$`).exec(url.pathname)
+  const repo = path?.[1] ?? ''
+  if (!path || !knows(world, repo)) return sendJson(res, 404, { message: 'Not Found' })
+  const rest = path[2] ?? ''
+  if (req.method === 'GET') return read(world, request, repo, rest)
+  const refused = rest.startsWith('/check-runs') ? world.options.refuseChecks : world.options.refuseWrites
+  if (refused !== undefined) {
+    return sendJson(res, refused, {
+      message: refused === 403 ? 'Resource not accessible by integration' : 'Not Found',
+      documentation_url: 'https://docs.github.com/rest'
+    })
+  }
+  return write(world, request, repo, rest)
+}
+
+/** The repositories the test named: the workflow's own, and those it gave pull requests. */
+function knows(world: World, repo: string): boolean {
+  return repo === world.home || world.pulls.has(repo)
+}
+
+function read(world: World, request: Request, repo: string, rest: string): void {
+  const { res, url } = request
+  const base = `${request.base}${url.pathname}`
+  if (rest === '/issues/comments') {
+    // Every issue's comments, those updated since `since`, oldest first, as GitHub lists them.
+    const since = Date.parse(url.searchParams.get('since') ?? '') || 0
+    const recent = world.comments.filter((comment) => comment.repo === repo && Date.parse(comment.updatedAt) >= since)
+    const { items, headers } = paged(recent, url, `${base}${url.search}`)
+    return sendJson(
+      res,
+      200,
+      items.map((comment) => commentView(world, comment)),
+      headers
+    )
+  }
+  const issueComments = /^\/issues\/(\d+)\/comments$/.exec(rest)
+  if (issueComments) {
+    const issue = Number(issueComments[1])
+    const all = world.comments.filter((comment) => comment.repo === repo && comment.issue === issue)
+    const { items, headers } = paged(all, url, base)
+    return sendJson(
+      res,
+      200,
+      items.map((comment) => commentView(world, comment)),
+      headers
+    )
+  }
+  const files = /^\/pulls\/(\d+)\/files$/.exec(rest)
+  if (files) {
+    const number = Number(files[1])
+    const listed = repo === world.home ? world.options.pullFiles?.[number] : pullOf(world, repo, number)?.files
+    if (!listed) return sendJson(res, 404, { message: 'Not Found' })
+    const { items, headers } = paged(listed, url, base)
+    return sendJson(res, 200, items, headers)
+  }
+  const pull = /^\/pulls\/(\d+)$/.exec(rest)
+  if (pull) {
+    const found = pullOf(world, repo, Number(pull[1]))
+    return found ? sendJson(res, 200, pullView(repo, found)) : sendJson(res, 404, { message: 'Not Found' })
+  }
+  const compare = /^\/compare\/(.+)$/.exec(rest)
+  if (compare) return sendCompare(world, request, decodeURIComponent(compare[1] ?? ''))
+  return sendJson(res, 404, { message: 'Not Found' })
+}
+
+async function write(world: World, request: Request, repo: string, rest: string): Promise<void> {
+  const { req, res, call } = request
+  const done = (status: number, body: unknown): void => {
+    const failed = world.options.failAfterWriting?.(call, world.writes++)
+    if (failed === undefined) sendJson(res, status, body)
+    else sendJson(res, failed, { message: 'Server Error' })
+  }
+  const body = await readBody(req)
+  const issueComments = /^\/issues\/(\d+)\/comments$/.exec(rest)
+  if (issueComments && req.method === 'POST') {
+    if (String(body['body']).length > MAX_BODY) return sendJson(res, 422, TOO_LONG)
+    const at = stamp(world)
+    const comment: StoredComment = {
+      id: world.nextId++,
+      repo,
+      issue: Number(issueComments[1]),
+      body: String(body['body']),
+      user: world.viewer,
+      createdAt: at,
+      updatedAt: at
+    }
+    world.comments.push(comment)
+    return done(201, commentView(world, comment))
+  }
+  const update = /^\/issues\/comments\/(\d+)$/.exec(rest)
+  if (update && req.method === 'PATCH') {
+    // A token with admin rights can edit anyone's comment, as on GitHub: the action must not rely on a refusal.
+    const comment = world.comments.find((candidate) => candidate.repo === repo && candidate.id === Number(update[1]))
+    if (!comment) return sendJson(res, 404, { message: 'Not Found' })
+    if (String(body['body']).length > MAX_BODY) return sendJson(res, 422, TOO_LONG)
+    comment.body = String(body['body'])
+    comment.updatedAt = stamp(world)
+    return done(200, commentView(world, comment))
+  }
+  return writePullsAndChecks(world, request, repo, rest, body, done)
+}
+
+function writePullsAndChecks(
+  world: World,
+  request: Request,
+  repo: string,
+  rest: string,
+  body: Record<string, unknown>,
+  done: (status: number, body: unknown) => void
+): void {
+  const { req, res } = request
+  const labels = /^\/issues\/(\d+)\/labels(?:\/(.+))?$/.exec(rest)
+  const labelled = labels ? pullOf(world, repo, Number(labels[1])) : undefined
+  if (labels && labelled && req.method === 'POST') {
+    for (const name of Array.isArray(body['labels']) ? body['labels'] : []) {
+      if (!labelled.labels.includes(String(name))) labelled.labels.push(String(name))
+    }
+    return done(
+      200,
+      labelled.labels.map((name) => ({ name }))
+    )
+  }
+  if (labels && labelled && req.method === 'DELETE') {
+    const name = decodeURIComponent(labels[2] ?? '')
+    if (!labelled.labels.includes(name)) return sendJson(res, 404, { message: 'Label does not exist' })
+    labelled.labels = labelled.labels.filter((label) => label !== name)
+    return done(
+      200,
+      labelled.labels.map((label) => ({ name: label }))
+    )
+  }
+  const pull = /^\/pulls\/(\d+)$/.exec(rest)
+  const found = pull ? pullOf(world, repo, Number(pull[1])) : undefined
+  if (found && req.method === 'PATCH') {
+    if (body['state'] === 'closed' || body['state'] === 'open') found.state = body['state']
+    return done(200, pullView(repo, found))
+  }
+  if (rest === '/check-runs' && req.method === 'POST') {
+    const run: CheckRun = {
+      id: world.nextId++,
+      repo,
+      name: String(body['name']),
+      headSha: String(body['head_sha']),
+      history: [],
+      status: 'queued',
+      conclusion: undefined,
+      title: '',
+      summary: '',
+      detailsUrl: undefined
+    }
+    world.checkRuns.push(run)
+    updateCheck(run, body)
+    return done(201, checkView(run))
+  }
+  const check = /^\/check-runs\/(\d+)$/.exec(rest)
+  const existing = check ? world.checkRuns.find((run) => run.id === Number(check[1])) : undefined
+  if (existing && req.method === 'PATCH') {
+    updateCheck(existing, body)
+    return done(200, checkView(existing))
+  }
+  return sendJson(res, 404, { message: 'Not Found' })
+}
+
+function updateCheck(run: CheckRun, body: Record<string, unknown>): void {
+  if (typeof body['status'] === 'string') run.status = body['status']
+  if (typeof body['conclusion'] === 'string') {
+    run.conclusion = body['conclusion']
+    run.status = 'completed'
+  }
+  const output =
+    typeof body['output'] === 'object' && body['output'] !== null ? (body['output'] as Record<string, unknown>) : {}
+  if (typeof output['title'] === 'string') run.title = output['title']
+  if (typeof output['summary'] === 'string') run.summary = output['summary']
+  if (typeof body['details_url'] === 'string') run.detailsUrl = body['details_url']
+  run.history.push(run.conclusion === undefined ? run.status : `${run.status}/${run.conclusion}`)
+}
+
+function checkView(run: CheckRun) {
+  return {
+    id: run.id,
+    name: run.name,
+    head_sha: run.headSha,
+    status: run.status,
+    conclusion: run.conclusion ?? null,
+    html_url: `https://github.com/${run.repo}/runs/${run.id}`
+  }
+}
+
+function pullOf(world: World, repo: string, number: number): SimulatedPull | undefined {
+  return world.pulls.get(repo)?.find((pull) => pull.number === number)
+}
+
+function pullView(repo: string, pull: SimulatedPull) {
+  return {
+    number: pull.number,
+    title: pull.title ?? `Pull request ${pull.number}`,
+    user: { login: pull.user ?? 'octocat', type: (pull.user ?? '').endsWith('[bot]') ? 'Bot' : 'User' },
+    state: pull.state,
+    merged: pull.merged ?? false,
+    labels: pull.labels.map((name) => ({ name })),
+    head: { sha: pull.headSha ?? 'f'.repeat(40) },
+    html_url: `https://github.com/${repo}/pull/${pull.number}`
+  }
+}
+
+function commentView(world: World, comment: StoredComment) {
+  const htmlUrl =
+    world.options.htmlUrl ??
+    ((stored: StoredComment) => `https://github.com/${stored.repo}/issues/${stored.issue}#issuecomment-${stored.id}`)
+  return {
+    id: comment.id,
+    body: comment.body,
+    user: { login: comment.user, type: comment.user.endsWith('[bot]') ? 'Bot' : 'User' },
+    html_url: htmlUrl(comment),
+    created_at: comment.createdAt,
+    updated_at: comment.updatedAt
+  }
+}
+
+/** A compare, when the options hold one; its commits page by page, its files with the first page, as GitHub does. */
+function sendCompare(world: World, request: Request, basehead: string): void {
+  const { res, url } = request
+  const found = world.options.compares?.[basehead]
+  if (!found) return sendJson(res, 404, { message: 'Not Found' })
+  const { items, page, headers } = paged(found.commits, url, `${request.base}${url.pathname}`)
+  const commits = items.map((commit) => ({
+    sha: commit.sha,
+    commit: { message: commit.message, author: { name: commit.author } },
+    author: { login: commit.author }
+  }))
+  const body = {
+    status: found.status ?? 'ahead',
+    total_commits: found.commits.length,
+    commits,
+    ...(page === 1 ? { files: found.files } : {})
+  }
+  return sendJson(res, 200, body, headers)
 }
 
 /**
@@ -231,31 +475,4 @@ function paged<T>(items: readonly T[], url: URL, base: string) {
     page,
     headers: pageLinks(base, perPage, page, items.length)
   }
-}
-
-/** A pull request's files, or a compare, when the request asks for one the options hold. */
-function changesAnswer(url: URL, options: FakeGitHubOptions, serverUrl: string) {
-  const owner = options.owner ?? 'acme'
-  const repo = options.repo ?? 'docs'
-  const base = `${serverUrl}${url.pathname}`
-  const files = new RegExp(`^/repos/${owner}/${repo}/pulls/(\\d+)/files$`).exec(url.pathname)
-  if (files) {
-    const listed = options.pullFiles?.[Number(files[1])]
-    if (!listed) return { status: 404, body: { message: 'Not Found' }, headers: {} }
-    const { items, headers } = paged(listed, url, base)
-    return { status: 200, body: items, headers }
-  }
-  const compare = new RegExp(`^/repos/${owner}/${repo}/compare/(.+)$`).exec(url.pathname)
-  if (!compare) return undefined
-  const found = options.compares?.[decodeURIComponent(compare[1] ?? '')]
-  if (!found) return { status: 404, body: { message: 'Not Found' }, headers: {} }
-  const { items, page, headers } = paged(found.commits, url, base)
-  const commits = items.map((commit) => ({
-    sha: commit.sha,
-    commit: { message: commit.message, author: { name: commit.author } },
-    author: { login: commit.author }
-  }))
-  // As GitHub does, the files come with the first page only.
-  const body = { total_commits: found.commits.length, commits, ...(page === 1 ? { files: found.files } : {}) }
-  return { status: 200, body, headers }
 }

@@ -1,38 +1,31 @@
-// The step, once its inputs are read: set up (the clock and deadline, the admin API, GitHub when it is used), decide
-// the job (starting it or sending a follow-up when asked), follow it (wait, then build its preview), and report the
-// outcome through the outputs, the summary, the log and the tracking comment.
-import { createAdminApi } from './admin-api/client.ts'
-import type { Decision, StepSetup } from './decide/decision.ts'
+// The step, once its inputs are read: set up, decide what to do with this event (a job to start, follow up or wait
+// for, or none, as the mode and the gates say), follow the job (wait, build its preview, hold its pull request to
+// docs-paths), and report the outcome through the outputs, the summary, the log, the tracking comment and the check.
+import type { AgentJob } from './admin-api/agent-job.ts'
 import { chooseJob } from './decide/choose.ts'
-import { beforeSpending } from './decide/gates.ts'
-import type { OpenedGitHub } from './github/open.ts'
-import type { GitHubReads } from './github/reads.ts'
-import { type Settings, usesIssue } from './inputs/settings.ts'
-import type { RunnerEnvironment } from './runner/environment.ts'
+import type { Decision, StepSetup } from './decide/decision.ts'
+import { beforeSpending, checkGuardrail } from './decide/gates.ts'
+import { closeSuperseded, decidePair } from './decide/pair.ts'
+import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
-import { logPreview, logProgress, type Report, reporter, startLine, waitingLine } from './report/report.ts'
+import type { CheckRun } from './report/check-run.ts'
+import { logPreview, logProgress, type Report, reporter, waitingLine } from './report/report.ts'
 import type { StepFacts } from './report/summary.ts'
-import { TrackingComment } from './report/tracking-comment.ts'
-import type { Transport } from './transport/transport.ts'
-import { composePrompt } from './prompt/compose.ts'
-import { errorMessage, forLog } from './text/untrusted.ts'
+import type { TrackingComment } from './report/tracking-comment.ts'
+import { openCheck, type Outside, setUpStep } from './setup.ts'
 import { waitForJob, type WaitResult } from './wait/job-wait.ts'
 import { buildPreview, type PreviewOutcome, previewPlan } from './wait/preview.ts'
-import { FOLLOW_UP_SETTLE_MS, GITHUB_DEADLINE_MS, NOT_FOUND_GRACE_MS, stepClock } from './wait/retry.ts'
+import { FOLLOW_UP_SETTLE_MS, NOT_FOUND_GRACE_MS } from './wait/retry.ts'
 
-/** What main.ts hands the step: how to reach the outside, what the runner said, and how to talk back to it. */
-export interface Outside {
-  readonly transport: Transport
-  readonly environment: RunnerEnvironment
-  readonly runner: RunnerIo
-}
+export type { Outside } from './setup.ts'
 
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
-  const decision = (await beforeSpending(setup)) ?? (await chooseJob(setup))
-  const report = reporter(settings, outside.runner, stepFacts(settings, decision))
+  const check = await openCheck(setup, outside.environment, outside.runner)
+  const decision = await decide(setup)
+  const report = reporter(settings, outside.runner, stepFacts(settings, decision), check)
   if (decision.kind === 'job') {
-    await followJob(decision, setup, outside.runner, report)
+    await followJob(decision, setup, outside.runner, report, check)
     return
   }
   // The comment, if a request was recorded on it, says why nothing is waited for; a request that may have reached the
@@ -42,111 +35,62 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   await report(result, decision.comment)
 }
 
-async function setUpStep(settings: Settings, outside: Outside): Promise<StepSetup> {
-  const { transport, environment, runner } = outside
-  const clock = stepClock(transport.cancelSignal)
-  const startedAt = clock.now()
-  const api = createAdminApi(settings, transport, environment.serverUrl)
-  const opened = usesIssue(settings.githubUse) ? await loadGitHub(settings, outside) : undefined
-  const reads = readsChange(settings, environment.eventName) ? await loadReads(settings, outside) : undefined
-  if (opened?.kind === 'unavailable' && settings.githubUse.comment)
-    runner.log.warning(`No comment will be made: ${opened.reason}.`)
-  runner.log.info(startLine(settings))
-  const github = opened?.kind === 'ready' ? opened.github : undefined
-  const commentRunner = {
-    outputs: runner.outputs,
-    log: runner.log,
-    date: clock.date,
-    cancelled: clock.cancelled,
-    whenCancelled: clock.whenCancelled
+/** What to do with this event, as the mode says; the gates first, wherever a prompt would be sent. */
+async function decide(setup: StepSetup): Promise<Decision> {
+  if (setup.settings.mode === 'pair') {
+    const change = await setup.reads?.change()
+    if (change === undefined)
+      return { kind: 'error', reason: 'mode: pair could not read the event: GitHub could not be set up.' }
+    return decidePair(setup, change)
   }
-  return {
-    settings,
-    clock,
-    startedAt,
-    deadline: startedAt + settings.timeoutMs,
-    api,
-    github,
-    githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
-    reads,
-    runId: environment.runId,
-    step: environment.step,
-    log: runner.log,
-    openComment: (start) =>
-      settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
-    compose: async (prompt) => {
-      const change = settings.context === 'auto' ? await reads?.change() : undefined
-      return composePrompt(prompt, settings, change, transport.redact, runner.log)
-    }
-  }
+  return (await beforeSpending(setup)) ?? chooseJob(setup)
 }
 
-/** Events that are about a change the gates can judge (an author, labels, files). */
-const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push', 'issues', 'issue_comment', 'release'])
-
-/** Whether the step reads the change the event is about: for `context: auto`, or to gate what it is about to send. */
-function readsChange(settings: Settings, eventName: string): boolean {
-  const { githubUse } = settings
-  return settings.context === 'auto' || githubUse.countJobs || (githubUse.gate && CHANGE_EVENTS.has(eventName))
-}
-
-/** The reads of GitHub (see github/reads.ts), loaded with Octokit in a chunk of their own. Never throws. */
-async function loadReads(settings: Settings, outside: Outside): Promise<GitHubReads | undefined> {
-  const { transport, environment, runner } = outside
-  try {
-    const { openReads } = await import('./github/reads.ts')
-    const where = { repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
-    return openReads(settings, transport, where)
-  } catch {
-    runner.log.warning(
-      `What changed could not be read (an error in the action): ${settings.context === 'auto' ? 'context: auto adds nothing, and ' : ''}the gates let the change through.`
-    )
-    return undefined
-  }
-}
-
-/** Octokit and the event context load in a chunk of their own, only for the runs that use GitHub. Never throws. */
-async function loadGitHub(settings: Settings, outside: Outside): Promise<OpenedGitHub> {
-  const { transport, environment, runner } = outside
-  try {
-    const { openGitHub } = await import('./github/open.ts')
-    return openGitHub(settings, transport, environment.repository, runner.log)
-  } catch (error) {
-    const reason = forLog(transport.redact(errorMessage(error)), 300)
-    return { kind: 'unavailable', reason: `GitHub could not be set up (${reason})` }
-  }
-}
-
-/** Once the job is known: say so (the job-id output, the comment), wait for it unless told not to, and report. */
+/** Once the job is known: say so (the job-id output, the comment, the check), wait unless told not to, and report. */
 async function followJob(
   decision: Decision & { kind: 'job' },
   setup: StepSetup,
   runner: RunnerIo,
-  report: Report
+  report: Report,
+  check: CheckRun | undefined
 ): Promise<void> {
   const { clock, settings } = setup
   const { comment } = decision
   runner.outputs.set('job-id', decision.jobId)
-  comment?.show({ kind: settings.wait ? 'active' : 'started' })
+  const view = { kind: settings.wait ? 'active' : 'started' } as const
+  comment?.show(view)
+  check?.start(comment?.text(view) ?? `Agent job "${decision.jobId}" is running.`)
   if (!settings.wait) {
     const elapsedMs = clock.now() - setup.startedAt
     await report({ polls: 0, faults: 0, elapsedMs, job: decision.job, kind: 'started' }, comment)
     return
   }
   runner.log.info(waitingLine(decision.jobId))
+  const logged = logProgress(runner.log)
   const result = await waitForJob({
     settings,
     fetchJob: (timeoutMs) => setup.api.getJob(decision.jobId, timeoutMs),
     clock,
     startedAt: setup.startedAt,
     deadline: setup.deadline,
-    onEvent: logProgress(runner.log),
+    onEvent: (event) => {
+      logged(event)
+      if (event.kind === 'status') setWhereOutputs(event.job, runner)
+    },
     known: decision.job,
     settleMs: decision.followedUp ? FOLLOW_UP_SETTLE_MS : undefined,
     notFoundGraceMs: decision.sent ? NOT_FOUND_GRACE_MS : undefined
   })
+  const guardrail = await checkGuardrail(setup, result)
+  await closeSuperseded(setup, decision, result)
   const preview = settings.preview ? await previewPhase(result, setup, runner, comment) : undefined
-  await report(result, comment, preview)
+  await report(result, comment, { preview, guardrail })
+}
+
+/** `branch` and `docs-repository` as soon as a poll gives them: a later step may need them even if this one is cancelled. */
+function setWhereOutputs(job: AgentJob, runner: RunnerIo): void {
+  if (job.ref) runner.outputs.set('branch', job.ref)
+  if (job.repository) runner.outputs.set('docs-repository', job.repository)
 }
 
 /** With `preview: true`: the preview of the agent's branch, told to the outputs, the log and the comment as it goes. */
@@ -184,9 +128,10 @@ function stepFacts(settings: Settings, decision: Decision): StepFacts {
   const tried = settings.jobId === undefined ? 'start' : 'follow-up'
   const sentKind = decision.kind === 'job' ? decision.request?.kind : decision.kind === 'skipped' ? undefined : tried
   const made = decision.kind === 'job' && decision.sent ? decision.request?.kind : undefined
+  const ended = decision.kind === 'skipped' ? decision.action : undefined
   return {
     projectId: settings.projectId,
-    actionTaken: made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : 'none',
+    actionTaken: made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : (ended ?? 'none'),
     jobsStarted: made === 'start' ? 1 : 0,
     jobId: decision.jobId,
     sent:

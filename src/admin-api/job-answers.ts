@@ -117,7 +117,7 @@ export type SubmitResult =
       readonly rateLimited?: boolean
     }
   /** Refused, with the API's own reason; sending it again cannot help. */
-  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'refused'; readonly reason: string; readonly status?: number }
   /** It may or may not have reached the API: never sent again. */
   | { readonly kind: 'unsure'; readonly reason: string }
   /** Cancelled while the request was under way: it may or may not have reached the API. */
@@ -173,7 +173,7 @@ function classifySubmitAnswer(answer: Answer, asked: AskedToSubmit): SubmitResul
   }
   if (status === 404) return { kind: 'refused', reason: notFoundReason(described, asked) }
   if (status >= 400 && status < 500) {
-    return { kind: 'refused', reason: `The API refused to ${asked.what} (${described}).` }
+    return { kind: 'refused', reason: `The API refused to ${asked.what} (${described}).`, status }
   }
   return { kind: 'unsure', reason: described }
 }

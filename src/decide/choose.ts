@@ -7,35 +7,50 @@ import type { Settings } from '../inputs/settings.ts'
 import { GITHUB_DEADLINE_MS } from '../wait/retry.ts'
 import type { Decision, StepSetup } from './decision.ts'
 import { continueEarlierAttempt, findEarlierAttempt, isRerun } from './rerun.ts'
-import { sendPrompt } from './send.ts'
+import { type RunRecord, sendPrompt } from './send.ts'
 
 export async function chooseJob(setup: StepSetup): Promise<Decision> {
   const { settings, github } = setup
   const { prompt } = settings
   if (prompt === undefined) return waitOnly(setup, settings.jobId ?? '')
-  const read = await readTracked(setup)
+  const read = await readTracked(setup, settings.githubUse.findJob)
   if (read.kind !== 'read') return read
   const { tracked } = read
-  const workflowRun = github?.run ?? { id: setup.runId, attempt: 1 }
-  const run = { id: workflowRun.id, attempt: workflowRun.attempt, step: setup.step }
-  if (github && isRerun(setup, github)) {
-    const wanted = { run: run.id, attempt: run.attempt, step: run.step, prompt: promptHash(prompt) }
-    const earlier = findEarlierAttempt(tracked, { ...wanted, project: settings.projectId, job: settings.jobId })
-    const decided = earlier ? await continueEarlierAttempt(setup, earlier) : undefined
-    if (decided) return decided
-  }
+  const run = runRecord(setup)
+  const earlier = await earlierAttempt(setup, tracked, run, prompt)
+  if (earlier) return earlier
   const choice = chooseRequest(settings, tracked)
   if (choice.kind === 'follow-up') {
     const own = tracked.findLast((comment) => comment.state.job === choice.jobId)
     const start = { state: own?.state ?? { job: choice.jobId, requests: [] }, commentId: own?.id, find: !own }
-    return sendPrompt(setup, run, prompt, choice, setup.openComment(start))
+    return sendPrompt(setup, run, { prompt, target: choice }, setup.openComment(start))
   }
   if (choice.untracked) {
     const where = `${github?.target.noun ?? 'the issue'} #${github?.target.number ?? ''}`
     setup.log.info(`No agent job is tracked on ${where} yet: starting a new one.`)
   }
   const placeholder = setup.openComment({ state: { job: UNKNOWN_JOB, requests: [] }, find: false })
-  return sendPrompt(setup, run, prompt, { kind: 'start' }, placeholder)
+  return sendPrompt(setup, run, { prompt, target: { kind: 'start' } }, placeholder)
+}
+
+/** The workflow run, its attempt and this step, recorded with each request. */
+export function runRecord(setup: StepSetup): RunRecord {
+  const workflowRun = setup.github?.run ?? { id: setup.runId, attempt: 1 }
+  return { id: workflowRun.id, attempt: workflowRun.attempt, step: setup.step }
+}
+
+/** On a re-run: what an earlier attempt of this run already did with this prompt decides, when it did anything. */
+export async function earlierAttempt(
+  setup: StepSetup,
+  tracked: readonly StoredComment[],
+  run: RunRecord,
+  prompt: string
+): Promise<Decision | undefined> {
+  const { github, settings } = setup
+  if (!github || !isRerun(setup, github)) return undefined
+  const wanted = { run: run.id, attempt: run.attempt, step: run.step, prompt: promptHash(prompt) }
+  const earlier = findEarlierAttempt(tracked, { ...wanted, project: settings.projectId, job: settings.jobId })
+  return earlier ? continueEarlierAttempt(setup, earlier) : undefined
 }
 
 /** job-id alone: wait for a job started elsewhere, reporting on its own comment when it has one. */
@@ -62,12 +77,15 @@ export function chooseRequest(settings: Settings, tracked: readonly StoredCommen
   return last ? { kind: 'follow-up', jobId: last.state.job } : { kind: 'start', untracked: true }
 }
 
-/** The tracking comments, when a follow-up or a re-run needs them; else why nothing can be sent. */
-async function readTracked(
-  setup: StepSetup
+/**
+ * The tracking comments, when the step needs them to find its job (`findJob`) or a re-run needs them; else why
+ * nothing can be sent.
+ */
+export async function readTracked(
+  setup: StepSetup,
+  findJob: boolean
 ): Promise<{ readonly kind: 'read'; readonly tracked: readonly StoredComment[] } | Decision> {
-  const { settings, github } = setup
-  const { findJob } = settings.githubUse
+  const { github } = setup
   if (findJob && github === undefined) {
     const why = setup.githubUnavailable ?? 'GitHub could not be reached'
     return { kind: 'error', reason: `Could not look for the job to follow up: ${why}. Nothing was sent.` }

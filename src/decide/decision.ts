@@ -3,10 +3,12 @@
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { AdminApi } from '../admin-api/client.ts'
 import type { GitHub } from '../github/open.ts'
+import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
 import type { TrackedRequest } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
+import type { Redact } from '../text/redact.ts'
 import type { CommentStart, TrackingComment } from '../report/tracking-comment.ts'
 import type { StepClock } from '../wait/retry.ts'
 
@@ -24,6 +26,12 @@ export interface StepSetup {
   readonly githubUnavailable: string | undefined
   /** The change the event is about, who the token acts as, the jobs started lately: when the step reads GitHub. */
   readonly reads: GitHubReads | undefined
+  /** The docs pull request's note, label, closing and files, and the check run: when the step uses them. */
+  readonly pulls: PullOperations | undefined
+  /** Replaces the key and the token in text from outside before it is shown. */
+  readonly redact: Redact
+  /** Hosts whose pull request URLs the action can read: github.com and the runner's own. */
+  readonly githubHosts: ReadonlySet<string>
   /** GITHUB_RUN_ID, for when GitHub is not opened. */
   readonly runId: string
   /** This step within its run, `GITHUB_JOB/GITHUB_ACTION`. */
@@ -48,9 +56,20 @@ export type Decision =
       /** This step started or followed up the job: it may not be readable for a moment. */
       readonly sent: boolean
       readonly comment: TrackingComment | undefined
+      /** With `mode: pair`: the earlier docs pull request to close once this job's is open. */
+      readonly supersedes?: string | undefined
     }
-  /** Nothing worth a job: nothing was sent, and the reason (one line) says why. */
-  | { readonly kind: 'skipped'; readonly reason: string; readonly comment?: undefined; readonly jobId?: undefined }
+  /**
+   * Nothing worth a job: nothing was sent, and the reason (one line) says why. With `mode: pair`, `action` says when
+   * the docs pull request was told instead that its code pull request was `merged` or `closed`.
+   */
+  | {
+      readonly kind: 'skipped'
+      readonly reason: string
+      readonly action?: 'merged' | 'closed'
+      readonly comment?: undefined
+      readonly jobId?: undefined
+    }
   /**
    * Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look); with
    * `rate-limited`, a quota (ours or Mintlify's) left no job to spend.
@@ -62,4 +81,6 @@ export type Decision =
       readonly comment?: TrackingComment | undefined
       /** The job a follow-up was for. */
       readonly jobId?: string | undefined
+      /** The status of the API's no to the request (a 4xx): a 400 may say the job's state takes no follow-up. */
+      readonly refusedWith?: number | undefined
     }

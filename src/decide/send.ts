@@ -21,14 +21,25 @@ export interface RunRecord {
   readonly step: string
 }
 
+/** One prompt to send, and what the record of it says. */
+export interface Ask {
+  /** As the workflow gave it: the record and a re-run's search go by it, not by what was read from GitHub. */
+  readonly prompt: string
+  readonly target: PromptTarget
+  /** The text sent; the prompt as `setup.compose` makes it when not given. */
+  readonly text?: () => Promise<string>
+  /** With `mode: pair`: the source pull request's head commit the prompt describes. */
+  readonly head?: string
+}
+
 export async function sendPrompt(
   setup: StepSetup,
   run: RunRecord,
-  prompt: string,
-  target: PromptTarget,
+  ask: Ask,
   comment: TrackingComment | undefined
 ): Promise<Decision> {
   const { settings, log } = setup
+  const { prompt, target } = ask
   const project = `project "${forLog(settings.projectId)}"`
   const job = target.kind === 'follow-up' ? `agent job "${forLog(target.jobId)}"` : undefined
   log.info(
@@ -36,9 +47,11 @@ export async function sendPrompt(
       ? `Starting an agent job in ${project} with the prompt: ${firstLine(prompt, 100)}`
       : `Sending a follow-up to ${job} in ${project}: ${firstLine(prompt, 100)}`
   )
-  // The record and a re-run's search go by the prompt as the user wrote it, not the text read from GitHub.
-  const text = await setup.compose(prompt)
-  const request = trackedRequest(settings, run, setup.clock, prompt, target.kind)
+  const text = await (ask.text ?? (() => setup.compose(prompt)))()
+  const request = {
+    ...trackedRequest(settings, run, setup.clock, prompt, target.kind),
+    ...(ask.head ? { head: ask.head } : {})
+  }
   await comment?.recordBeforeSending(request)
   if (setup.clock.cancelled()) {
     comment?.withdraw(request)
@@ -63,7 +76,8 @@ export async function sendPrompt(
     if (!maybeSent) comment?.withdraw(request)
     const jobId = target.kind === 'follow-up' ? target.jobId : undefined
     const kind = sent.kind === 'unsure' ? 'error' : sent.kind
-    return { kind, reason: sent.reason, comment, jobId }
+    const refusedWith = sent.kind === 'error' ? sent.refusedWith : undefined
+    return { kind, reason: sent.reason, comment, jobId, refusedWith }
   }
   comment?.accepted(request, sent.jobId)
   log.info(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)
@@ -126,8 +140,8 @@ export interface SendOptions {
 export type Sent =
   /** The API acted: the job's id, and the job when its answer carried one with a status. */
   | { readonly kind: 'accepted'; readonly jobId: string; readonly job: AgentJob | undefined }
-  /** Nothing was started; the reason says why and what to do. */
-  | { readonly kind: 'error'; readonly reason: string }
+  /** Nothing was started; the reason says why and what to do; `refusedWith`: the status of the API's no. */
+  | { readonly kind: 'error'; readonly reason: string; readonly refusedWith?: number | undefined }
   /** The request may or may not have reached the API, and is not sent again. */
   | { readonly kind: 'unsure'; readonly reason: string }
   /** `maybeSent`: the cancel came while the request was out, so it may have reached the API. */
@@ -202,7 +216,7 @@ function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }>, wording: 
     case 'accepted':
       return result
     case 'refused':
-      return { kind: 'error', reason: `${result.reason} Nothing was started.` }
+      return { kind: 'error', reason: `${result.reason} Nothing was started.`, refusedWith: result.status }
     case 'unsure':
       return {
         kind: 'unsure',

@@ -161,10 +161,12 @@ async function readCompare(github: GitHubClient, fetch: ChangeFetch & { kind: 'c
     pages.sort((a, b) => a - b).map(async (page) => listOf((await compare(page))['commits']))
   )
   const commits = (pages.length === 0 ? firstCommits : later.flat()).map(commitOf)
+  const status = textOf(first['status'])
   return {
     ...changedFilesOf(listOf(first['files']).slice(0, MOST_FILES)),
     commits: commits.slice(-LATEST_COMMITS),
-    commitsTotal: total
+    commitsTotal: total,
+    ...(status === '' ? {} : { compareStatus: status })
   }
 }
 

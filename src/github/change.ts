@@ -13,6 +13,13 @@ export interface Commit {
 
 export interface PullRequestFacts {
   readonly kind: 'pull-request'
+  /** What happened to it: `opened`, `synchronize`, `closed`…; empty when the payload does not say. */
+  readonly action: string
+  readonly draft: boolean
+  /** Its head commit: what a pair's prompt describes. Empty unless a commit name. */
+  readonly headSha: string
+  /** When it was opened (milliseconds since the epoch); undefined when the payload does not say. */
+  readonly createdAt: number | undefined
   /** `owner/name`. */
   readonly repository: string
   readonly number: number
@@ -98,7 +105,20 @@ export interface NoFacts {
   readonly reason: string
 }
 
-export type ChangeFacts = PullRequestFacts | PushFacts | ReleaseFacts | IssueFacts | NoFacts
+/** With `mode: pair`: a pull request's new commits since the head the last prompt described. */
+export interface PullRequestUpdateFacts {
+  readonly kind: 'pull-request-update'
+  readonly repository: string
+  readonly number: number
+  readonly title: string
+  readonly url: string
+  /** The head the last prompt described. */
+  readonly before: string
+  /** The head now. */
+  readonly after: string
+}
+
+export type ChangeFacts = PullRequestFacts | PullRequestUpdateFacts | PushFacts | ReleaseFacts | IssueFacts | NoFacts
 
 /** What to read from GitHub to describe the change: its files (and a push's commits), or nothing. */
 export type ChangeFetch =
@@ -159,4 +179,6 @@ export interface FetchedChanges {
   readonly commitsTotal?: number | undefined
   /** Reads that failed, in our own words, such as "the pull request's files could not be read". */
   readonly unreadable?: readonly string[] | undefined
+  /** A compare's status: `ahead` (the head descends from the base), `behind`, `diverged` or `identical`. */
+  readonly compareStatus?: string | undefined
 }

@@ -101,8 +101,14 @@ export function pullRequestFacts(event: string, payload: unknown, repository: Re
   const number = positiveIntegerOf(pull['number']) ?? positiveIntegerOf(fieldsOf(payload)['number'])
   if (number === undefined) return nothingToAdd(`the "${event}" event's payload has no pull request number`)
   const merged = isTrue(pull['merged'])
+  const head = textOf(fieldsAt(pull, 'head')['sha'])
+  const created = Date.parse(textOf(pull['created_at']))
   const facts: PullRequestFacts = {
     kind: 'pull-request',
+    action: textOf(fieldsOf(payload)['action']),
+    draft: isTrue(pull['draft']),
+    headSha: COMMIT_SHA.test(head) ? head.toLowerCase() : '',
+    createdAt: Number.isFinite(created) ? created : undefined,
     repository: repository?.fullName ?? '',
     number,
     title: textOf(pull['title']),

@@ -5,11 +5,12 @@ import { context } from '@actions/github'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Transport } from '../transport/transport.ts'
-import type { EventChange } from './change.ts'
-import { type EventInfo, readEventChange } from './change-reader.ts'
+import { redactedDeep } from '../text/redact.ts'
+import type { EventChange, PullRequestFacts } from './change.ts'
+import { type EventInfo, readChanges, readEventChange } from './change-reader.ts'
 import { createGitHubClient, githubAccess, isAuthor, loginOf } from './client.ts'
 import { fieldsAt, listOf, textOf } from './fields.ts'
-import { readMarker } from './tracking-record.ts'
+import { readMarker, type TrackingState } from './tracking-record.ts'
 
 export interface GitHubReads {
   /** The change the event is about, with its files when the settings need them. Never throws. */
@@ -22,74 +23,148 @@ export interface GitHubReads {
    * its earlier attempts on its own); undefined when they could not be read. Never throws.
    */
   startsSince(since: number, runId: string): Promise<number | undefined>
+  /**
+   * With `mode: pair`: what changed in the pull request since the head `before` (its compare up to its head now), as a
+   * change to describe; its `fetched.compareStatus` says whether `before` is still in its history. Never throws.
+   */
+  since(pull: PullRequestFacts, before: string): Promise<EventChange>
+  /** Whether one of the action's own records names this pull request as the docs pull request its job opened. */
+  recordsAsDocs(url: string, since: number): Promise<boolean>
 }
 
 /** The most comments looked through for records of recent jobs: 10 pages of 100. */
 const MOST_COMMENT_PAGES = 10
 
+export interface ReadsFrom {
+  /** `owner/name`, from GITHUB_REPOSITORY. */
+  readonly repository: string
+  /** Each read ends within this. */
+  readonly deadlineMs: number
+  readonly log: Logger
+}
+
 export function openReads(
   settings: Settings,
   transport: Transport,
-  where: { readonly repository: string; readonly deadlineMs: number; readonly log: Logger },
+  where: ReadsFrom,
   event: EventInfo = context
 ): GitHubReads {
-  const { log } = where
-  const client = () =>
-    createGitHubClient(
-      transport,
-      githubAccess(settings.githubToken, event.apiUrl, transport, (message) => {
-        log.debug(message)
-      }),
-      { deadlineMs: where.deadlineMs, cancellable: true, throttled: true }
-    )
-  const once = <T>(read: () => Promise<T>): (() => Promise<T>) => {
-    let pending: Promise<T> | undefined
-    return () => (pending ??= read())
+  return new Reads(settings, transport, where, event)
+}
+
+class Reads implements GitHubReads {
+  readonly #settings: Settings
+  readonly #transport: Transport
+  readonly #where: ReadsFrom
+  readonly #event: EventInfo
+  #change: Promise<EventChange> | undefined
+  #login: Promise<string | undefined> | undefined
+
+  constructor(settings: Settings, transport: Transport, where: ReadsFrom, event: EventInfo) {
+    this.#settings = settings
+    this.#transport = transport
+    this.#where = where
+    this.#event = event
   }
-  const login = once(async () => {
-    if (settings.githubToken === '') return undefined
-    const github = client()
-    return github.bounded(loginOf(github)).catch(() => undefined)
-  })
-  return {
-    change: once(() => readEventChange(settings, { transport, ...where }, event)),
-    login,
-    startsSince: async (since, runId) => {
-      const [owner, repo] = where.repository.split('/')
-      const me = await login()
-      if (!owner || !repo || me === undefined) return undefined
-      const github = client()
-      const counting = async (): Promise<number> => {
-        let starts = 0
-        let page = 0
-        const pages = github.octokit.paginate.iterator(github.octokit.rest.issues.listCommentsForRepo, {
-          owner,
-          repo,
-          since: new Date(since).toISOString(),
-          per_page: 100
-        })
-        for await (const { data } of pages) {
-          for (const comment of listOf(data))
-            starts += startsIn(comment, me, { project: settings.projectId, since, runId })
-          if (++page >= MOST_COMMENT_PAGES) break
+
+  change(): Promise<EventChange> {
+    this.#change ??= readEventChange(this.#settings, { transport: this.#transport, ...this.#where }, this.#event)
+    return this.#change
+  }
+
+  login(): Promise<string | undefined> {
+    this.#login ??= (async () => {
+      if (this.#settings.githubToken === '') return undefined
+      const github = this.#client()
+      return github.bounded(loginOf(github)).catch(() => undefined)
+    })()
+    return this.#login
+  }
+
+  async startsSince(since: number, runId: string): Promise<number | undefined> {
+    const wanted = { project: this.#settings.projectId, since, runId }
+    let starts = 0
+    const read = await this.#ownRecordsSince(since, (state) => {
+      starts += startsIn(state, wanted)
+      return false
+    })
+    return read ? starts : undefined
+  }
+
+  async recordsAsDocs(url: string, since: number): Promise<boolean> {
+    let found = false
+    await this.#ownRecordsSince(since, (state) => (found = state.pr === url))
+    return found
+  }
+
+  async since(pull: PullRequestFacts, before: string): Promise<EventChange> {
+    const [owner = '', repo = ''] = this.#where.repository.split('/')
+    const facts = { kind: 'pull-request-update', before, after: pull.headSha, ...pick(pull) } as const
+    const github = this.#client()
+    const fetch = { kind: 'compare', owner, repo, base: before, head: pull.headSha } as const
+    const read = await github.bounded(readChanges(github, fetch)).catch(() => ({ fetched: {}, warnings: [] }))
+    for (const warning of read.warnings) this.#where.log.warning(warning)
+    const fetched = redactedDeep(read.fetched, this.#transport.redact) as EventChange['fetched']
+    return { facts, fetched, requests: github.requestCount() }
+  }
+
+  /**
+   * Goes through the records in the action's own comments of the repository updated since `since`, newest pages
+   * first, until `visit` says stop; false when they could not be read.
+   */
+  async #ownRecordsSince(since: number, visit: (state: TrackingState) => boolean): Promise<boolean> {
+    const [owner, repo] = this.#where.repository.split('/')
+    const me = await this.login()
+    if (!owner || !repo || me === undefined) return false
+    const github = this.#client()
+    const search = async (): Promise<boolean> => {
+      let page = 0
+      const pages = github.octokit.paginate.iterator(github.octokit.rest.issues.listCommentsForRepo, {
+        owner,
+        repo,
+        since: new Date(since).toISOString(),
+        per_page: 100
+      })
+      for await (const { data } of pages) {
+        for (const comment of listOf(data)) {
+          const state = ownRecord(comment, me)
+          if (state && visit(state)) return true
         }
-        return starts
+        if (++page >= MOST_COMMENT_PAGES) break
       }
-      return github.bounded(counting()).catch(() => undefined)
+      return true
     }
+    return github.bounded(search()).catch(() => false)
+  }
+
+  #client() {
+    const access = githubAccess(this.#settings.githubToken, this.#event.apiUrl, this.#transport, (message) => {
+      this.#where.log.debug(message)
+    })
+    return createGitHubClient(this.#transport, access, {
+      deadlineMs: this.#where.deadlineMs,
+      cancellable: true,
+      throttled: true
+    })
   }
 }
 
-/** The starts of this project's jobs since `since`, by other runs, that one of the action's own comments records. */
-function startsIn(
-  comment: unknown,
-  me: string,
-  wanted: { readonly project: string; readonly since: number; readonly runId: string }
-): number {
+function pick(pull: PullRequestFacts) {
+  return { repository: pull.repository, number: pull.number, title: pull.title, url: pull.url }
+}
+
+/** The record in one of the action's own comments (its marker, by the token's identity). */
+function ownRecord(comment: unknown, me: string): TrackingState | undefined {
   const user = fieldsAt(comment, 'user')
   const author = { login: textOf(user['login']), type: textOf(user['type']) }
-  const state = readMarker(textOf(fieldsAt(comment)['body']))
-  if (!state || !isAuthor(author, me)) return 0
+  return isAuthor(author, me) ? readMarker(textOf(fieldsAt(comment)['body'])) : undefined
+}
+
+/** The starts of this project's jobs since `since`, by other runs, that one of the action's own records holds. */
+function startsIn(
+  state: TrackingState,
+  wanted: { readonly project: string; readonly since: number; readonly runId: string }
+): number {
   return state.requests.filter(
     (request) =>
       request.kind === 'start' &&

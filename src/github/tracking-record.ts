@@ -24,6 +24,8 @@ export interface TrackedRequest {
    * requests. A request recorded before steps were matches any step.
    */
   readonly step?: string
+  /** With `mode: pair`: the source pull request's head commit this prompt described. */
+  readonly head?: string
 }
 
 /** The job of a start that may or may not have created one: its id was never learned. */
@@ -38,6 +40,28 @@ export interface TrackingState {
   readonly omitted?: number
   /** When the action last wrote this comment (milliseconds since the epoch): which job it reported last. */
   readonly reportedAt?: number
+  /** The status the job ended with, as the action last saw it: `completed`, `failed`, `archived`. */
+  readonly ended?: string
+  /** The docs pull request the job opened, once it has. */
+  readonly pr?: string
+  /** With `mode: pair`: the earlier docs pull request this job's replaces. */
+  readonly supersedes?: string
+  /** With `mode: pair`: how the source pull request ended, once the action has told its docs pull request. */
+  readonly source?: 'merged' | 'closed'
+  /** With `mode: batch`: the commits and the pull requests the batch covers. */
+  readonly batch?: BatchWindow
+}
+
+/** What one batch covers: the commits after `from` up to `to` on the branch, and the pull requests merged there. */
+export interface BatchWindow {
+  /** The commit the batch starts after (the cursor it started from); empty for a first batch, which starts at a date. */
+  readonly from: string
+  /** The commit it covers up to: the cursor once its job completes. */
+  readonly to: string
+  /** When `to` was committed (milliseconds since the epoch): where the next batch starts if history is rewritten. */
+  readonly toDate: number
+  /** The pull requests it covers, by number. */
+  readonly pulls: readonly number[]
 }
 
 /**
@@ -84,7 +108,7 @@ export function withRequests(state: TrackingState, add: readonly TrackedRequest[
   const excess = requests.length - MAX_TRACKED_REQUESTS
   if (excess <= 0) return { ...state, requests }
   return {
-    job: state.job,
+    ...state,
     requests: [...requests.slice(0, 1), ...requests.slice(1 + excess)],
     omitted: (state.omitted ?? 0) + excess
   }
@@ -110,14 +134,16 @@ const MARKER = /^<!-- wait-for-mintlify-agent-job: (\S+)(?: ([\w-]+))? -->(?:\r?
 
 /** The marker line for this state. */
 export function markerOf(state: TrackingState): string {
+  const { job, requests, omitted, reportedAt, ...more } = state
   const saved = {
-    requests: state.requests,
-    ...(state.omitted ? { omitted: state.omitted } : {}),
-    ...(state.reportedAt === undefined ? {} : { reported: state.reportedAt })
+    requests,
+    ...(omitted ? { omitted } : {}),
+    ...(reportedAt === undefined ? {} : { reported: reportedAt }),
+    ...more
   }
   const payload = Buffer.from(JSON.stringify(saved), 'utf8').toString('base64url')
-  const job = state.job === UNKNOWN_JOB ? UNKNOWN_JOB_MARK : encodeURIComponent(state.job)
-  return `${PREFIX}${job} ${payload}${SUFFIX}`
+  const mark = job === UNKNOWN_JOB ? UNKNOWN_JOB_MARK : encodeURIComponent(job)
+  return `${PREFIX}${mark} ${payload}${SUFFIX}`
 }
 
 /** The state in a comment's marker; undefined when the comment does not start with one. */
@@ -136,7 +162,8 @@ export function readMarker(body: string | null | undefined): TrackingState | und
   return payload === undefined ? { job, requests: [] } : { job, ...readPayload(payload) }
 }
 
-function readPayload(payload: string): { requests: TrackedRequest[]; omitted?: number; reportedAt?: number } {
+/** The state a marker's payload holds; whatever is not of its type is left out (anyone can write a marker). */
+function readPayload(payload: string): Omit<TrackingState, 'job'> {
   let decoded: unknown
   try {
     decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
@@ -144,12 +171,39 @@ function readPayload(payload: string): { requests: TrackedRequest[]; omitted?: n
     return { requests: [] }
   }
   if (typeof decoded !== 'object' || decoded === null) return { requests: [] }
-  const { requests, omitted, reported } = decoded as Record<string, unknown>
+  const { requests, omitted, reported, ended, pr, supersedes, source, batch } = decoded as Record<string, unknown>
+  const text = (value: unknown): string | undefined =>
+    typeof value === 'string' && value !== '' && value.length <= 2000 ? value : undefined
+  const count = (value: unknown): number | undefined =>
+    Number.isSafeInteger(value) && Number(value) > 0 ? Number(value) : undefined
   return {
     requests: Array.isArray(requests) ? requests.filter(isTrackedRequest) : [],
-    ...(Number.isSafeInteger(omitted) && Number(omitted) > 0 ? { omitted: Number(omitted) } : {}),
-    ...(Number.isSafeInteger(reported) && Number(reported) > 0 ? { reportedAt: Number(reported) } : {})
+    ...optional('omitted', count(omitted)),
+    ...optional('reportedAt', count(reported)),
+    ...optional('ended', text(ended)),
+    ...optional('pr', text(pr)),
+    ...optional('supersedes', text(supersedes)),
+    ...optional<'source', 'merged' | 'closed'>(
+      'source',
+      source === 'merged' || source === 'closed' ? source : undefined
+    ),
+    ...optional('batch', batchOf(batch))
   }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+}
+
+const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+
+function batchOf(value: unknown): BatchWindow | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { from, to, toDate, pulls } = value as Record<string, unknown>
+  if (typeof from !== 'string' || (from !== '' && !COMMIT.test(from))) return undefined
+  if (typeof to !== 'string' || !COMMIT.test(to) || !Number.isSafeInteger(toDate)) return undefined
+  if (!Array.isArray(pulls) || !pulls.every((pull) => Number.isSafeInteger(pull) && Number(pull) > 0)) return undefined
+  return { from, to, toDate: Number(toDate), pulls: pulls.map(Number) }
 }
 
 function isTrackedRequest(value: unknown): value is TrackedRequest {
@@ -164,6 +218,7 @@ function isTrackedRequest(value: unknown): value is TrackedRequest {
     (request['unsure'] === undefined || typeof request['unsure'] === 'boolean') &&
     (request['project'] === undefined || typeof request['project'] === 'string') &&
     (request['at'] === undefined || Number.isSafeInteger(request['at'])) &&
-    (request['step'] === undefined || typeof request['step'] === 'string')
+    (request['step'] === undefined || typeof request['step'] === 'string') &&
+    (request['head'] === undefined || (typeof request['head'] === 'string' && COMMIT.test(request['head'])))
   )
 }

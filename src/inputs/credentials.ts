@@ -61,16 +61,23 @@ export function warnOfUnusualKey(reader: InputReader, apiKey: string, projectId:
   )
 }
 
-/** The GitHub token, masked; required (and checked) only when the step uses GitHub. */
-export function readGitHubToken(reader: InputReader, usesGitHub: boolean): string {
-  const token = reader.text('github-token')
+/**
+ * The GitHub token, masked; required (and checked) only when the step uses GitHub. `docs-token` is read alike, and
+ * checked whenever it is given.
+ */
+export function readGitHubToken(
+  reader: InputReader,
+  usesGitHub: boolean,
+  name: 'github-token' | 'docs-token' = 'github-token'
+): string {
+  const token = reader.text(name)
   if (token !== '') reader.source.setSecret(token)
   if (usesGitHub && token === '') {
     reader.problem(
       'Input "github-token" is required when "comment" or "follow-up" is true, "context" is auto, or "paths", "paths-ignore", "min-changed-lines" or "max-jobs-per-hour" is set: leave it unset to use ${{ github.token }}.'
     )
   }
-  const problem = usesGitHub ? headerValueProblem(token) : undefined
-  if (problem) reader.problem(`Input "github-token" ${problem}.`)
+  const problem = usesGitHub || (name === 'docs-token' && token !== '') ? headerValueProblem(token) : undefined
+  if (problem) reader.problem(`Input "${name}" ${problem}.`)
   return token
 }

@@ -69,7 +69,8 @@ export function readMaxJobsPerHour(reader: InputReader): number | undefined {
   return cap
 }
 
-function readPatterns(reader: InputReader, name: string): PathFilter | undefined {
+/** Newline-separated patterns, `#` lines and blank lines left out; undefined when there are none. */
+export function readPatterns(reader: InputReader, name: string): PathFilter | undefined {
   const patterns = reader.source
     .getMultilineInput(name)
     .map((line) => line.trim())

@@ -7,11 +7,12 @@ import { readBaseUrl, readTiming, type Timing } from './api.ts'
 import { readApiKey, readGitHubToken, refuseKeyAsProjectId, warnOfUnusualKey } from './credentials.ts'
 import { type Gates, readGates, readMaxJobsPerHour } from './gates.ts'
 import { type InputSource, InputReader } from './input-reader.ts'
+import { type Modes, readModes } from './modes.ts'
 
 export { InputError, type InputSource } from './input-reader.ts'
 
 /** Everything the action was asked to do. */
-export interface Settings extends Timing {
+export interface Settings extends Timing, Modes {
   /** The admin API key. Masked the moment it is read; never log it. */
   readonly apiKey: string
   /** The admin API's root, as given. */
@@ -78,11 +79,20 @@ export function readSettings(source: InputSource): Settings {
   const reader = new InputReader(source)
   const apiKey = readApiKey(reader)
   const request = readJobRequest(reader)
-  const context = readContext(reader)
+  const asked = readContext(reader)
   warnOfUnusualKey(reader, apiKey, request.projectId)
   const baseUrl = readBaseUrl(reader)
   const timing = readTiming(reader, baseUrl)
-  const reporting = readReporting(reader)
+  const modes = readModes(reader, request)
+  const pair = modes.mode === 'pair'
+  if (pair && request.prompt === undefined) {
+    reader.problem(
+      'Input "prompt" is required with "mode: pair": it is the instruction each job of the pull request gets.'
+    )
+  }
+  // A pair keeps its record on the pull request, and tells the agent what changed there.
+  const reporting = { ...readReporting(reader), ...(pair ? { comment: true } : {}) }
+  const context = pair ? { ...asked, context: 'auto' as const } : asked
   const gates = readGates(reader)
   const maxJobsPerHour = readMaxJobsPerHour(reader)
   const gatesOnFiles = gates.paths !== undefined || gates.pathsIgnore !== undefined || gates.minChangedLines > 0
@@ -106,6 +116,7 @@ export function readSettings(source: InputSource): Settings {
     githubToken,
     gates,
     maxJobsPerHour,
+    ...modes,
     githubUse
   }
 }

@@ -6,6 +6,7 @@ import type {
   FetchedChanges,
   IssueFacts,
   PullRequestFacts,
+  PullRequestUpdateFacts,
   PushFacts,
   ReleaseFacts
 } from '../github/change.ts'
@@ -47,6 +48,8 @@ export function sectionOf(facts: Exclude<ChangeFacts, { kind: 'none' }>, fetched
   switch (facts.kind) {
     case 'pull-request':
       return pullRequestSection(facts, fetched)
+    case 'pull-request-update':
+      return updateSection(facts, fetched)
     case 'push':
       return pushSection(facts, fetched)
     case 'release':
@@ -148,6 +151,22 @@ export function pushSection(facts: PushFacts, fetched: FetchedChanges): SectionP
     identity: `Push to ${quoted(facts.ref, 'an unknown ref')} in ${quoted(facts.repository, 'this repository')}`,
     facts: pushLines(facts, listsCommits),
     commits: listsCommits ? commitListing(commits, total) : undefined,
+    files: fetched.files ? fileListing(fetched.files, fetched.filesTotal, fetched.filesUnusable) : undefined,
+    quotes: []
+  }
+}
+
+/** With `mode: pair`: only what changed in the pull request since the head the last prompt described. */
+export function updateSection(facts: PullRequestUpdateFacts, fetched: FetchedChanges): SectionPlan {
+  const commits = fetched.commits ?? []
+  return {
+    identity: `Pull request #${facts.number} in ${quoted(facts.repository, 'this repository')}: its new commits since the last prompt`,
+    facts: [
+      `- Title: ${quoted(facts.title, '(none)')}`,
+      ...(facts.url ? [`- URL: ${quoted(facts.url, '')}`] : []),
+      `- Head before → now: ${quotedSha(facts.before)} → ${quotedSha(facts.after)}`
+    ],
+    commits: commits.length > 0 ? commitListing(commits, fetched.commitsTotal) : undefined,
     files: fetched.files ? fileListing(fetched.files, fetched.filesTotal, fetched.filesUnusable) : undefined,
     quotes: []
   }

@@ -4,7 +4,7 @@ import { type Stage, STAGE_WORDING } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
 import { codeSpan, forLog, forMarkdown } from '../text/untrusted.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
-import { NO_PULL_REQUEST, type StepResult } from './verdict.ts'
+import { type Guardrail, namedFiles, NO_PULL_REQUEST, type StepResult } from './verdict.ts'
 
 /**
  * What the tracking comment says: a prompt is being sent, the job is running, was started without waiting, or how
@@ -19,6 +19,14 @@ export type CommentView =
       readonly message: string
       readonly timeoutMs: number
       readonly preview?: PreviewOutcome | undefined
+      readonly guardrail?: Guardrail | undefined
+    }
+  /** With `mode: pair`: the code pull request ended, and its docs pull request was told (or closed); `notes`, what failed. */
+  | {
+      readonly kind: 'source'
+      readonly how: 'merged' | 'closed'
+      readonly docs: string
+      readonly notes: readonly string[]
     }
 
 /**
@@ -28,22 +36,29 @@ export type CommentView =
 const asCode = (text: string, max?: number): string => codeSpan(forLog(text, max))
 
 /** What the stage means, after its heading. */
-const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended'>, string>> = {
+const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended' | 'source'>, string>> = {
   sending:
     'this run records the request here before sending it. If this comment still says so once the run has ended, the run stopped before it could tell whether the request arrived, and re-running it sends nothing, so that no job starts twice.',
   active: 'the agent is working on it. This comment is edited when the job ends.',
   started: 'the agent is working on it; this run does not wait for it (`wait: false`).'
 }
 
+/** A link to a URL from outside: shown as text, escaped, so it can link and mention nobody. */
+const link = (url: string): string => `<a href="${forMarkdown(url)}">${forMarkdown(url)}</a>`
+
 function detailOf(view: CommentView): string {
+  if (view.kind === 'source') {
+    const done = view.how === 'merged' ? 'was told' : 'was closed'
+    const failed = view.notes.length > 0 ? ` Not all went through: ${asCode(view.notes.join(' '), 600)}` : ''
+    return `its docs pull request ${link(view.docs)} ${done}.${failed}`
+  }
   if (view.kind !== 'ended') return WAITING_DETAIL[view.kind]
   const { result } = view
   switch (result.kind) {
     case 'completed': {
       const pr = result.job?.pr
       if (pr?.kind !== 'link') return `the agent ${NO_PULL_REQUEST}.`
-      const href = forMarkdown(pr.url.href)
-      return `the agent opened a pull request: <a href="${href}">${href}</a>`
+      return `the agent opened a pull request: ${link(pr.url.href)}`
     }
     case 'failed':
       return 'the agent hit an unrecoverable error. The Mintlify dashboard shows why.'
@@ -80,7 +95,15 @@ function previewLine(preview: PreviewOutcome): string {
 }
 
 function stageOf(view: CommentView): Stage {
+  if (view.kind === 'source') return view.how
   return view.kind === 'ended' ? view.result.kind : view.kind
+}
+
+/** What the guardrail found, when it found something to say. */
+function guardrailLine(guardrail: Guardrail | undefined): string[] {
+  if (guardrail === undefined || guardrail.kind === 'passed') return []
+  if (guardrail.kind === 'unchecked') return ['', `**docs-paths not checked**: ${asCode(guardrail.reason, 300)}`]
+  return ['', `⛔ **Files outside docs-paths**: ${asCode(namedFiles(guardrail.files), 1000)}`]
 }
 
 /**
@@ -99,9 +122,12 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
   if (view.kind === 'ended') details.push(`waited ${formatDuration(view.result.elapsedMs)}`)
   details.push(`<a href="${forMarkdown(runUrl)}">workflow run</a>`)
   const preview = view.kind === 'ended' && view.preview ? ['', previewLine(view.preview)] : []
+  const replaces = state.supersedes ? ['', `Replaces the docs pull request ${link(state.supersedes)}.`] : []
   return [
     `${emoji} **${title}**: ${detailOf(view)}`,
     ...preview,
+    ...(view.kind === 'ended' ? guardrailLine(view.guardrail) : []),
+    ...replaces,
     ...(asked.length > 0 ? ['', ...asked] : []),
     '',
     `<sub>${details.join(' · ')}</sub>`

@@ -9,7 +9,8 @@ import type { PollEvent } from '../wait/job-wait.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { lastLogLines, type StepFacts, summaryOf } from './summary.ts'
 import type { TrackingComment } from './tracking-comment.ts'
-import { type StepResult, verdictOf } from './verdict.ts'
+import type { CheckRun } from './check-run.ts'
+import { type Guardrail, type StepResult, verdictOf } from './verdict.ts'
 
 /** The step's first line: where the API is, which project, and how long and how often it waits. */
 export function startLine(settings: Settings): string {
@@ -98,19 +99,22 @@ export function logPreview(outcome: PreviewOutcome, log: Logger): void {
   }
 }
 
-export type Report = (
-  result: StepResult,
-  comment: TrackingComment | undefined,
-  preview?: PreviewOutcome
-) => Promise<void>
+/** What came after the job's own end: its preview's build, and whether its pull request kept to docs-paths. */
+export interface Ending {
+  readonly preview?: PreviewOutcome | undefined
+  readonly guardrail?: Guardrail | undefined
+}
 
-export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts): Report {
-  return async (result, comment, built) => {
+export type Report = (result: StepResult, comment: TrackingComment | undefined, ending?: Ending) => Promise<void>
+
+export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts, check?: CheckRun): Report {
+  return async (result, comment, ending = {}) => {
     const { timeoutMs } = settings
     // With preview: true, a step that never reached a completed job has nothing to preview.
-    const preview = settings.preview ? (built ?? noPreview(result)) : undefined
-    const verdict = verdictOf(result, settings, facts.jobId, preview)
-    runner.outputs.setAll(stepOutputs(result, facts, preview))
+    const preview = settings.preview ? (ending.preview ?? noPreview(result)) : undefined
+    const { guardrail } = ending
+    const verdict = verdictOf(result, settings, facts.jobId, { preview, guardrail })
+    runner.outputs.setAll(stepOutputs(result, facts, { preview, guardrail }))
     const pr = result.job?.pr
     if (pr?.kind === 'dropped') {
       runner.log.warning(
@@ -118,9 +122,10 @@ export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts)
       )
     }
     const commentFacts = comment && { problem: comment.problem(), protectsReruns: comment.protectsReruns() }
-    await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts, preview }, verdict))
-    if (result.kind === 'started') await comment?.settle()
-    else await comment?.end({ kind: 'ended', result, message: verdict.message, timeoutMs, preview })
+    await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts, preview, guardrail }, verdict))
+    const view = { kind: 'ended', result, message: verdict.message, timeoutMs, preview, guardrail } as const
+    const ended = result.kind === 'started' ? comment?.settle() : comment?.end(view)
+    await Promise.all([ended, check?.end(result, verdict, comment?.text(view) ?? verdict.message)])
     if (verdict.fails) runner.fail(verdict.message)
     else if (result.kind === 'rate-limited') runner.log.warning(verdict.message)
     else runner.log.info(verdict.message)
@@ -134,12 +139,14 @@ function noPreview(result: StepResult): PreviewOutcome {
 }
 
 /** Every output the step's ending sets, `result` among them: all of them in one JSON object. */
-export function stepOutputs(result: StepResult, facts: StepFacts, preview: PreviewOutcome | undefined): Outputs {
+export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending): Outputs {
+  const { guardrail } = ending
   const outputs: Outputs = {
     ...resultOutputs(result),
-    ...previewOutputs(preview),
+    ...previewOutputs(ending.preview),
     'skip-reason': result.kind === 'skipped' ? result.reason : '',
-    'action-taken': facts.actionTaken
+    'action-taken': facts.actionTaken,
+    guardrail: guardrail === undefined || guardrail.kind === 'unchecked' ? '' : guardrail.kind
   }
   const text = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value)
   const number = (value: string | undefined): number | null => (text(value) === null ? null : Number(value))
@@ -155,7 +162,7 @@ export function stepOutputs(result: StepResult, facts: StepFacts, preview: Previ
     'preview-status': text(outputs['preview-status']),
     'skip-reason': text(outputs['skip-reason']),
     'action-taken': text(facts.actionTaken),
-    guardrail: null,
+    guardrail: text(outputs.guardrail),
     'duration-s': Math.round(result.elapsedMs / 1000),
     'jobs-started': facts.jobsStarted
   }

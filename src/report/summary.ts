@@ -3,7 +3,7 @@ import { headingOf } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
 import { firstLine, forMarkdown } from '../text/untrusted.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
-import type { StepResult, Verdict } from './verdict.ts'
+import { type Guardrail, namedFiles, type StepResult, type Verdict } from './verdict.ts'
 
 /** What the step did, beyond how it ended: for the summary and the outputs. */
 export interface StepFacts {
@@ -18,6 +18,8 @@ export interface StepFacts {
   readonly sent: { readonly kind: 'prompt' | 'follow-up'; readonly prompt: string } | undefined
   /** With `preview: true`: how the preview of the agent's branch ended. */
   readonly preview?: PreviewOutcome | undefined
+  /** With `docs-paths`: whether the agent's pull request kept to them. */
+  readonly guardrail?: Guardrail | undefined
   /** The tracking comment, with `comment: true`: why it could not be written, and whether a re-run can find the job. */
   readonly comment?: { readonly problem: string | undefined; readonly protectsReruns: boolean } | undefined
 }
@@ -46,12 +48,25 @@ export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict
     ['Repository', cell(job?.repository)],
     ['Ref', cell(job?.ref)],
     ...previewRows(facts.preview),
+    ...guardrailRow(facts.guardrail),
     ...commentRow(facts.comment),
     ['Waited', formatDuration(result.elapsedMs)],
     ['Polls', String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
   ]
   const table = rows.map(([header, value]) => `<tr><th>${header}</th><td>${value}</td></tr>`).join('')
   return `<h3>${headingOf(result.kind)}</h3>\n<p>${forMarkdown(verdict.message, 2000)}</p>\n<table>${table}</table>\n`
+}
+
+/** What docs-paths found: the files outside it, or why it was not checked. */
+function guardrailRow(guardrail: Guardrail | undefined): [string, string][] {
+  if (guardrail === undefined) return []
+  const found =
+    guardrail.kind === 'passed'
+      ? 'passed'
+      : guardrail.kind === 'violated'
+        ? `violated: ${forMarkdown(namedFiles(guardrail.files), 1000)}`
+        : `not checked: ${forMarkdown(guardrail.reason, 300)}`
+  return [['docs-paths', found]]
 }
 
 /** How the preview went, and for a failed build, its summary and the last lines of its log. */

@@ -13,6 +13,7 @@ import {
 } from '../github/tracking-record.ts'
 import type { Logger, OutputWriter } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
+import { isTerminal } from '../text/outcome.ts'
 import { CANCELLED_COMMENT_DEADLINE_MS, GITHUB_DEADLINE_MS, MIN_COMMENT_TIME_MS } from '../wait/retry.ts'
 import { type CommentView, renderComment } from './comment-body.ts'
 
@@ -101,8 +102,17 @@ export class TrackingComment {
     this.#pending = this.#pending.then(() => this.#write(state, view, this.#budgets.deadlineMs))
   }
 
+  /** What the comment says, below its marker, for this view. */
+  text(view: CommentView): string {
+    return renderComment(this.#state, view, this.#github.run.url)
+  }
+
   /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
   async end(view: CommentView & { kind: 'ended' }): Promise<void> {
+    // The record keeps how the job ended and the pull request it opened: what a later run of a pair or a batch needs.
+    const { job } = view.result
+    if (job !== undefined && isTerminal(job.status)) this.#state = { ...this.#state, ended: job.status }
+    if (job?.pr.kind === 'link') this.#state = { ...this.#state, pr: job.pr.url.href }
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
     const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
     const left = await timeLeftAfter(this.#pending, budget)

@@ -16,6 +16,22 @@ export type StepResult =
   | (WaitStats & { readonly kind: 'started' })
   | (WaitStats & { readonly kind: 'skipped' | 'rate-limited'; readonly reason: string })
 
+/** With `docs-paths`: whether the agent's pull request touched only the files it may touch. */
+export type Guardrail =
+  | { readonly kind: 'passed' }
+  | { readonly kind: 'violated'; readonly files: readonly string[] }
+  /** It could not be checked: the reason says why (no pull request, its files unreadable). */
+  | { readonly kind: 'unchecked'; readonly reason: string }
+
+/** The files a message names at most. */
+const FILES_NAMED = 10
+
+/** `docs/a.mdx, src/b.ts and 3 more`. */
+export function namedFiles(files: readonly string[]): string {
+  const shown = files.slice(0, FILES_NAMED).map((file) => forLog(file, 120))
+  return files.length > FILES_NAMED ? `${shown.join(', ')} and ${files.length - FILES_NAMED} more` : shown.join(', ')
+}
+
 /**
  * A job completed without a pull request did not always change nothing: on Mintlify-hosted deployments, or with "push
  * to main", the agent commits straight to the deploy branch.
@@ -35,13 +51,24 @@ export function verdictOf(
   result: StepResult,
   settings: Settings,
   jobId: string | undefined,
-  preview?: PreviewOutcome
+  extras: { readonly preview?: PreviewOutcome | undefined; readonly guardrail?: Guardrail | undefined } = {}
 ): Verdict {
-  const verdict = jobVerdict(result, settings, jobId)
-  if (preview === undefined) return verdict
+  const { preview, guardrail } = extras
+  const job = jobVerdict(result, settings, jobId)
+  const withPreview =
+    preview === undefined
+      ? job
+      : {
+          message: `${job.message} ${previewSentence(preview)}`,
+          fails: job.fails || (preview.kind === 'failure' && settings.failOn.has('preview-failed'))
+        }
+  if (guardrail === undefined || guardrail.kind === 'passed') return withPreview
+  if (guardrail.kind === 'unchecked') {
+    return { ...withPreview, message: `${withPreview.message} docs-paths was not checked: ${guardrail.reason}.` }
+  }
   return {
-    message: `${verdict.message} ${previewSentence(preview)}`,
-    fails: verdict.fails || (preview.kind === 'failure' && settings.failOn.has('preview-failed'))
+    message: `${withPreview.message} Its pull request touched files outside docs-paths: ${namedFiles(guardrail.files)}.`,
+    fails: withPreview.fails || settings.failOn.has('guardrail')
   }
 }
 

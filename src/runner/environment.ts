@@ -23,6 +23,8 @@ export interface RunnerEnvironment {
   readonly runId: string
   /** GITHUB_EVENT_NAME, the event that started the run; empty when unset. */
   readonly eventName: string
+  /** GITHUB_SHA, the commit the run is for; empty when unset. */
+  readonly sha: string
   /**
    * This step within its run, `GITHUB_JOB/GITHUB_ACTION` (the job's id and the step's, which GitHub numbers when an
    * action is used twice in a job); empty when unset.
@@ -52,6 +54,7 @@ export function readRunnerEnvironment(env: NodeJS.ProcessEnv = process.env): Run
     repository: env['GITHUB_REPOSITORY'] ?? '',
     runId: env['GITHUB_RUN_ID'] ?? '',
     eventName: env['GITHUB_EVENT_NAME'] ?? '',
+    sha: env['GITHUB_SHA'] ?? '',
     step: env['GITHUB_JOB'] || env['GITHUB_ACTION'] ? `${env['GITHUB_JOB'] ?? ''}/${env['GITHUB_ACTION'] ?? ''}` : '',
     summaryPath: env['GITHUB_STEP_SUMMARY'] || undefined,
     proxies: {

@@ -27,6 +27,8 @@ export const OUTPUT_NAMES = [
   'comment-url',
   'skip-reason',
   'action-taken',
+  'guardrail',
+  'check-url',
   'result'
 ] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]

@@ -16,8 +16,11 @@ export function isTerminal(status: string): status is TerminalStatus {
  */
 export type Outcome = TerminalStatus | 'timeout' | 'error' | 'cancelled' | 'started' | 'skipped' | 'rate-limited'
 
-/** An outcome, `active` while the job runs, or `sending` while a prompt is on its way: what the summary and the comment say. */
-export type Stage = Outcome | 'active' | 'sending'
+/**
+ * An outcome, `active` while the job runs, `sending` while a prompt is on its way, or (with `mode: pair`) how the code
+ * pull request ended: what the summary and the comment say.
+ */
+export type Stage = Outcome | 'active' | 'sending' | 'merged' | 'closed'
 
 /** What the log, the summary and the comment call each stage. */
 export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; readonly title: string }>> = {
@@ -31,7 +34,9 @@ export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; rea
   error: { emoji: '❌', title: 'The Mintlify agent step stopped on an error' },
   cancelled: { emoji: '⏹️', title: 'Run cancelled' },
   skipped: { emoji: '⏭️', title: 'No Mintlify agent job needed' },
-  'rate-limited': { emoji: '🚦', title: 'Mintlify agent job not started: quota reached' }
+  'rate-limited': { emoji: '🚦', title: 'Mintlify agent job not started: quota reached' },
+  merged: { emoji: '🔀', title: 'Code pull request merged' },
+  closed: { emoji: '🚫', title: 'Code pull request closed' }
 }
 
 /** The heading of a stage, e.g. `✅ Mintlify agent job completed`. */
@@ -40,6 +45,15 @@ export function headingOf(stage: Stage): string {
   return `${emoji} ${title}`
 }
 
-/** The endings `fail-on` may name: the job's, a quota reached, and the preview's failed build. */
-export const FAILABLE_OUTCOMES = [...TERMINAL_STATUSES, 'timeout', 'rate-limited', 'preview-failed'] as const
+/**
+ * The endings `fail-on` may name: the job's, a quota reached, the preview's failed build, and a docs pull request that
+ * touched a file outside `docs-paths`.
+ */
+export const FAILABLE_OUTCOMES = [
+  ...TERMINAL_STATUSES,
+  'timeout',
+  'rate-limited',
+  'preview-failed',
+  'guardrail'
+] as const
 export type FailableOutcome = (typeof FAILABLE_OUTCOMES)[number]

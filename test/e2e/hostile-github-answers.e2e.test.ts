@@ -57,6 +57,7 @@ describe('hostile GitHub', () => {
     const author = github.comments[0]?.user ?? ''
     github.comments.push({
       id: 5000,
+      repo: 'acme/docs',
       issue: 12,
       body: `${forged}\nlooks like ours`,
       user: author,

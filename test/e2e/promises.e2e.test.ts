@@ -280,6 +280,8 @@ describe('inputs, time and signals', () => {
       'comment-url': '',
       'skip-reason': '',
       'action-taken': '',
+      guardrail: '',
+      'check-url': '',
       result: ''
     })
     expect(result.summary).toContain('The step did not start: inputs are invalid.')

@@ -186,7 +186,8 @@ describe('classifySubmit', () => {
   it("keeps the API's own words for a refusal", () => {
     expect(classifySubmit(answer(409, { error: 'job is archived' }), 30_000, FOLLOW_UP)).toEqual({
       kind: 'refused',
-      reason: 'The API refused to send the follow-up to agent job "job-1" (HTTP 409: job is archived).'
+      reason: 'The API refused to send the follow-up to agent job "job-1" (HTTP 409: job is archived).',
+      status: 409
     })
   })
 

@@ -73,6 +73,10 @@ describe('pullRequestFacts', () => {
     expect(pullRequestFacts('pull_request', mergedPullRequest(), ACME)).toEqual({
       facts: {
         kind: 'pull-request',
+        action: 'closed',
+        draft: false,
+        headSha: '',
+        createdAt: undefined,
         repository: 'acme/widgets',
         number: 128,
         title: 'Add a retry option to the client',

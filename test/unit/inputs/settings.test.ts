@@ -64,7 +64,7 @@ describe('readSettings', () => {
     })
     expect(settings?.baseUrl.href).toBe('https://api.mintlify.com/')
     expect(settings).toMatchObject({ jobId: 'job-1', prompt: undefined, wait: true, followUp: false })
-    expect([...(settings?.failOn ?? [])]).toEqual(['failed', 'timeout', 'preview-failed'])
+    expect([...(settings?.failOn ?? [])]).toEqual(['failed', 'timeout', 'preview-failed', 'guardrail'])
     expect(settings?.preview).toBe(false)
     expect(settings).toMatchObject({ context: 'none', contextLimit: 20_000 })
   })

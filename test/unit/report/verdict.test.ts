@@ -153,7 +153,7 @@ describe('the preview in the verdict', () => {
       'No preview: previews are not on the plan.'
     ]
   ])('%#: says what became of the preview, after the job', (preview, fails, sentence) => {
-    const verdict = verdictOf(completed, settings(['failed', 'timeout', 'preview-failed']), 'job-1', preview)
+    const verdict = verdictOf(completed, settings(['failed', 'timeout', 'preview-failed']), 'job-1', { preview })
     expect(verdict.fails).toBe(fails)
     expect(verdict.message).toBe(
       `Agent job "job-1" completed after 2m 5s (4 polls): the agent opened https://github.com/a/b/pull/1. ${sentence}`
@@ -161,6 +161,6 @@ describe('the preview in the verdict', () => {
   })
 
   it('lets a failed preview pass when fail-on leaves preview-failed out', () => {
-    expect(verdictOf(completed, settings(['failed'], '1ms'), 'job-1', failed).fails).toBe(false)
+    expect(verdictOf(completed, settings(['failed'], '1ms'), 'job-1', { preview: failed }).fails).toBe(false)
   })
 })

@@ -31,6 +31,7 @@ describe('readRunnerEnvironment', () => {
     ).toEqual({
       runId: '42',
       eventName: '',
+      sha: '',
       step: 'docs/agent',
       repository: 'acme/docs',
       serverUrl: 'https://ghes.example',

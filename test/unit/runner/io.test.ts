@@ -28,6 +28,8 @@ describe('outputWriter', () => {
       ['comment-url', ''],
       ['skip-reason', ''],
       ['action-taken', ''],
+      ['guardrail', ''],
+      ['check-url', ''],
       ['result', '']
     ])
   })

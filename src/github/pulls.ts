@@ -1,0 +1,201 @@
+// What the action does to pull requests besides its tracking comment: on the agent's docs pull request (a note, a
+// label, closing it, reading its files), and the check run on the code change that asked for it. Each is one piece of
+// GitHub work, bounded and described in our own words when it fails; none throws.
+import { context } from '@actions/github'
+import type { Settings } from '../inputs/settings.ts'
+import type { Logger } from '../runner/io.ts'
+import type { Transport } from '../transport/transport.ts'
+import { forLog } from '../text/untrusted.ts'
+import type { ChangedFile } from './change.ts'
+import { changedFilesOf } from './change-reader.ts'
+import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient, httpStatusOf } from './client.ts'
+import { fieldsOf, listOf, textOf } from './fields.ts'
+
+/** A pull request by its repository (`owner/name`) and number. */
+export interface PullRef {
+  readonly repository: string
+  readonly number: number
+}
+
+/** What a piece of work came to: done, or a warning that says what failed and what to do. */
+export type Done<T> =
+  { readonly kind: 'done'; readonly value: T } | { readonly kind: 'warning'; readonly warning: string }
+
+/** A check run's state, as GitHub takes it. */
+export interface CheckState {
+  readonly status: 'in_progress' | 'completed'
+  readonly conclusion?: 'success' | 'neutral' | 'failure' | 'cancelled'
+  readonly title: string
+  /** Markdown, within GitHub's 65,535 characters. */
+  readonly summary: string
+  readonly detailsUrl: string | undefined
+}
+
+/** GitHub refuses a check run's summary longer than this. */
+const MAX_CHECK_SUMMARY = 65_535
+/** The most files read of a docs pull request: three pages of GitHub's listing. */
+const MOST_FILES = 300
+
+export interface PullWork {
+  readonly transport: Transport
+  /** The docs repository's access: `docs-token`, or else `github-token`. */
+  readonly docs: GitHubAccess
+  /** The workflow repository's access, for the check run. */
+  readonly own: GitHubAccess
+  readonly deadlineMs: number
+  /** Whether `docs` is `docs-token`: what a refusal's advice names. */
+  readonly docsToken: boolean
+}
+
+/** The operations, with `docs-token` for the docs repository when given, else `github-token`. */
+export function openPulls(
+  settings: Settings,
+  transport: Transport,
+  deadlineMs: number,
+  log: Logger,
+  apiUrl: string = context.apiUrl
+): PullOperations {
+  const access = (token: string) =>
+    githubAccess(token, apiUrl, transport, (message) => {
+      log.debug(message)
+    })
+  const docsToken = settings.docsToken !== ''
+  return pullOperations({
+    transport,
+    docs: access(docsToken ? settings.docsToken : settings.githubToken),
+    own: access(settings.githubToken),
+    deadlineMs,
+    docsToken
+  })
+}
+
+export function pullOperations(work: PullWork): PullOperations {
+  return new PullOperations(work)
+}
+
+export class PullOperations {
+  readonly #work: PullWork
+
+  constructor(work: PullWork) {
+    this.#work = work
+  }
+
+  /** Posts a comment on the docs pull request. */
+  comment(ref: PullRef, body: string): Promise<Done<void>> {
+    return this.#onDocs(ref, `comment on ${describe(ref)}`, async (client, where) => {
+      await client.octokit.rest.issues.createComment({ ...where, issue_number: ref.number, body })
+    })
+  }
+
+  /** Adds a label to the docs pull request. */
+  label(ref: PullRef, label: string): Promise<Done<void>> {
+    return this.#onDocs(ref, `label ${describe(ref)}`, async (client, where) => {
+      await client.octokit.rest.issues.addLabels({ ...where, issue_number: ref.number, labels: [label] })
+    })
+  }
+
+  /** Closes the docs pull request; `false` when it was closed already. */
+  close(ref: PullRef): Promise<Done<boolean>> {
+    return this.#onDocs(ref, `close ${describe(ref)}`, async (client, where) => {
+      const { data } = await client.octokit.rest.pulls.get({ ...where, pull_number: ref.number })
+      if (textOf(fieldsOf(data)['state']) === 'closed') return false
+      await client.octokit.rest.pulls.update({ ...where, pull_number: ref.number, state: 'closed' })
+      return true
+    })
+  }
+
+  /** The files the docs pull request touches, as GitHub lists them (the first 300). */
+  files(ref: PullRef): Promise<Done<readonly ChangedFile[]>> {
+    return this.#onDocs(ref, `read the files of ${describe(ref)}`, (client) => readFiles(client, ref))
+  }
+
+  /** Creates a check run on `headSha` of the workflow's repository: its id and address. */
+  startCheck(repository: string, name: string, headSha: string, state: CheckState) {
+    const doing = `create the check run "${forLog(name, 100)}"`
+    return this.#run(this.#work.own, doing, CHECKS_ADVICE, async (client) => {
+      const where = ownerAndName(repository)
+      const { data } = await client.octokit.rest.checks.create({
+        ...where,
+        name,
+        head_sha: headSha,
+        ...checkFields(state)
+      })
+      return { id: data.id, url: textOf(fieldsOf(data)['html_url']) }
+    })
+  }
+
+  /** Edits the check run. */
+  updateCheck(repository: string, id: number, state: CheckState): Promise<Done<void>> {
+    return this.#run(this.#work.own, 'update the check run', CHECKS_ADVICE, async (client) => {
+      await client.octokit.rest.checks.update({ ...ownerAndName(repository), check_run_id: id, ...checkFields(state) })
+    })
+  }
+
+  #onDocs<T>(
+    ref: PullRef,
+    doing: string,
+    task: (client: GitHubClient, where: { owner: string; repo: string }) => Promise<T>
+  ): Promise<Done<T>> {
+    const repository = forLog(ref.repository, 100)
+    const advice = this.#work.docsToken
+      ? `docs-token needs pull-requests: write on ${repository}`
+      : `github-token reaches only this repository: pass a docs-token with pull-requests: write on ${repository}`
+    return this.#run(this.#work.docs, doing, advice, (client) => task(client, ownerAndName(ref.repository)))
+  }
+
+  async #run<T>(
+    access: GitHubAccess,
+    doing: string,
+    advice: string,
+    task: (client: GitHubClient) => Promise<T>
+  ): Promise<Done<T>> {
+    const { transport, deadlineMs } = this.#work
+    const client = createGitHubClient(transport, access, { deadlineMs, cancellable: false, throttled: true })
+    try {
+      return { kind: 'done', value: await client.bounded(task(client)) }
+    } catch (error) {
+      const status = httpStatusOf(error)
+      const refused = status === 401 || status === 403 || status === 404
+      const why = status === undefined ? 'no answer in time' : `HTTP ${status}`
+      return { kind: 'warning', warning: `Could not ${doing} (${why})${refused ? `: ${advice}` : ''}.` }
+    }
+  }
+}
+
+const CHECKS_ADVICE = 'the workflow needs permissions: checks: write'
+
+function ownerAndName(repository: string): { owner: string; repo: string } {
+  const [owner = '', repo = ''] = repository.split('/')
+  return { owner, repo }
+}
+
+function describe(ref: PullRef): string {
+  return `pull request #${ref.number} in ${forLog(ref.repository, 100)}`
+}
+
+function checkFields(state: CheckState) {
+  return {
+    status: state.status,
+    ...(state.conclusion ? { conclusion: state.conclusion } : {}),
+    ...(state.detailsUrl ? { details_url: state.detailsUrl } : {}),
+    output: { title: state.title, summary: state.summary.slice(0, MAX_CHECK_SUMMARY) }
+  }
+}
+
+async function readFiles(client: GitHubClient, ref: PullRef): Promise<readonly ChangedFile[]> {
+  const [owner = '', repo = ''] = ref.repository.split('/')
+  const entries: unknown[] = []
+  for (let page = 1; entries.length < MOST_FILES; page++) {
+    const { data } = await client.octokit.rest.pulls.listFiles({
+      owner,
+      repo,
+      pull_number: ref.number,
+      per_page: 100,
+      page
+    })
+    const listed = listOf(data)
+    entries.push(...listed)
+    if (listed.length < 100) break
+  }
+  return changedFilesOf(entries.slice(0, MOST_FILES)).files ?? []
+}

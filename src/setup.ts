@@ -1,0 +1,155 @@
+// What the step sets up once its inputs are read: its clock and deadline, the admin API, and GitHub as far as the
+// step uses it (the issue and its tracking comments, the reads before a job is spent, the docs pull request and the
+// check run), loaded with Octokit in chunks of their own, so that a run that uses none of it never loads Octokit.
+import { createAdminApi } from './admin-api/client.ts'
+import { githubHosts } from './admin-api/agent-job.ts'
+import type { StepSetup } from './decide/decision.ts'
+import type { OpenedGitHub } from './github/open.ts'
+import type { PullOperations } from './github/pulls.ts'
+import type { GitHubReads } from './github/reads.ts'
+import { type Settings, usesIssue } from './inputs/settings.ts'
+import { composePrompt } from './prompt/compose.ts'
+import type { RunnerEnvironment } from './runner/environment.ts'
+import type { RunnerIo } from './runner/io.ts'
+import { CheckRun } from './report/check-run.ts'
+import { startLine } from './report/report.ts'
+import { TrackingComment } from './report/tracking-comment.ts'
+import type { Transport } from './transport/transport.ts'
+import { errorMessage, forLog } from './text/untrusted.ts'
+import { GITHUB_DEADLINE_MS, stepClock } from './wait/retry.ts'
+
+/** What main.ts hands the step: how to reach the outside, what the runner said, and how to talk back to it. */
+export interface Outside {
+  readonly transport: Transport
+  readonly environment: RunnerEnvironment
+  readonly runner: RunnerIo
+}
+
+export async function setUpStep(settings: Settings, outside: Outside): Promise<StepSetup> {
+  const { transport, environment, runner } = outside
+  const clock = stepClock(transport.cancelSignal)
+  const startedAt = clock.now()
+  const api = createAdminApi(settings, transport, environment.serverUrl)
+  const opened = usesIssue(settings.githubUse) ? await loadGitHub(settings, outside) : undefined
+  const reads = readsChange(settings, environment.eventName) ? await loadReads(settings, outside) : undefined
+  const pulls = usesPulls(settings) ? await loadPulls(settings, outside) : undefined
+  if (opened?.kind === 'unavailable' && settings.githubUse.comment)
+    runner.log.warning(`No comment will be made: ${opened.reason}.`)
+  runner.log.info(startLine(settings))
+  const github = opened?.kind === 'ready' ? opened.github : undefined
+  const commentRunner = {
+    outputs: runner.outputs,
+    log: runner.log,
+    date: clock.date,
+    cancelled: clock.cancelled,
+    whenCancelled: clock.whenCancelled
+  }
+  return {
+    settings,
+    clock,
+    startedAt,
+    deadline: startedAt + settings.timeoutMs,
+    api,
+    github,
+    githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
+    reads,
+    pulls,
+    redact: transport.redact,
+    githubHosts: githubHosts(environment.serverUrl),
+    runId: environment.runId,
+    step: environment.step,
+    log: runner.log,
+    openComment: (start) =>
+      settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
+    compose: async (prompt) => {
+      const change = settings.context === 'auto' ? await reads?.change() : undefined
+      return composePrompt(prompt, settings, change, transport.redact, runner.log)
+    }
+  }
+}
+
+/**
+ * The check run on the head commit this run describes (a pull request's head, a push's last commit, or the run's own
+ * commit), with `check`; undefined without it, or when GitHub could not be set up.
+ */
+export async function openCheck(
+  setup: StepSetup,
+  environment: RunnerEnvironment,
+  runner: RunnerIo
+): Promise<CheckRun | undefined> {
+  const { settings, pulls, reads } = setup
+  if (settings.check === undefined || pulls === undefined) return undefined
+  const facts = (await reads?.change())?.facts
+  const headSha =
+    facts?.kind === 'pull-request' ? facts.headSha : facts?.kind === 'push' ? facts.after : environment.sha
+  if (!/^[0-9a-f]{40}$/i.test(headSha)) {
+    runner.log.warning('No check run is made: the event names no head commit to put it on.')
+    return undefined
+  }
+  const detailsUrl = setup.github?.run.url ?? runUrlOf(environment)
+  const target = { repository: environment.repository, name: settings.check.name, headSha, detailsUrl }
+  return new CheckRun(pulls, target, runner.log, runner.outputs)
+}
+
+function runUrlOf(environment: RunnerEnvironment): string | undefined {
+  if (!environment.serverUrl || !environment.repository || !environment.runId) return undefined
+  return `${environment.serverUrl}/${environment.repository}/actions/runs/${environment.runId}`
+}
+
+/** Events that are about a change the gates can judge (an author, labels, files). */
+const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push', 'issues', 'issue_comment', 'release'])
+
+/** Whether the step reads the change the event is about: for `context: auto`, to gate it, or to find its commit. */
+function readsChange(settings: Settings, eventName: string): boolean {
+  const { githubUse } = settings
+  return (
+    settings.context === 'auto' ||
+    githubUse.countJobs ||
+    (githubUse.gate && CHANGE_EVENTS.has(eventName)) ||
+    (settings.check !== undefined && CHANGE_EVENTS.has(eventName))
+  )
+}
+
+/** Whether the step writes to pull requests: a pair's docs pull request, the check run, docs-paths' reading. */
+function usesPulls(settings: Settings): boolean {
+  return settings.mode === 'pair' || settings.check !== undefined || settings.docsPaths !== undefined
+}
+
+/** The reads of GitHub (see github/reads.ts). Never throws. */
+async function loadReads(settings: Settings, outside: Outside): Promise<GitHubReads | undefined> {
+  const { transport, environment, runner } = outside
+  try {
+    const { openReads } = await import('./github/reads.ts')
+    const where = { repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
+    return openReads(settings, transport, where)
+  } catch {
+    runner.log.warning(
+      `What changed could not be read (an error in the action): ${settings.context === 'auto' ? 'context: auto adds nothing, and ' : ''}the gates let the change through.`
+    )
+    return undefined
+  }
+}
+
+/** The writes to pull requests (see github/pulls.ts). Never throws. */
+async function loadPulls(settings: Settings, outside: Outside): Promise<PullOperations | undefined> {
+  const { transport, runner } = outside
+  try {
+    const { openPulls } = await import('./github/pulls.ts')
+    return openPulls(settings, transport, GITHUB_DEADLINE_MS, runner.log)
+  } catch {
+    runner.log.warning('The docs pull request and the check run cannot be reached (an error in the action).')
+    return undefined
+  }
+}
+
+/** The issue or pull request and its tracking comments (see github/open.ts). Never throws. */
+async function loadGitHub(settings: Settings, outside: Outside): Promise<OpenedGitHub> {
+  const { transport, environment, runner } = outside
+  try {
+    const { openGitHub } = await import('./github/open.ts')
+    return openGitHub(settings, transport, environment.repository, runner.log)
+  } catch (error) {
+    const reason = forLog(transport.redact(errorMessage(error)), 300)
+    return { kind: 'unavailable', reason: `GitHub could not be set up (${reason})` }
+  }
+}
