@@ -32,6 +32,10 @@ export interface AgentApiOptions {
   readonly apiKey: string
   /** How each new job runs (and each job after a follow-up). */
   readonly run?: JobRun
+  /** How the first, second… new job runs, in turn (the last for every later one); `run` for those past none. */
+  readonly runs?: readonly JobRun[]
+  /** Every follow-up is answered this, as a job whose state takes none may be. */
+  readonly refuseFollowUps?: { readonly status: number; readonly error: string }
   /** Jobs that exist before the first request, e.g. for follow-ups or to wait for. */
   readonly existing?: readonly (Pick<JobStory, 'jobId'> & JobRun)[]
   /** More creates and follow-ups than `max` within `windowMs` get 429 with `Retry-After: retryAfterS`. */
@@ -151,14 +155,16 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
       const prompt = promptOf(decoded)
       if (prompt === undefined) return sendJson(res, 400, { error: 'prompt must be a string of at least 1 character' })
       if (limited(res)) return
+      const runs = options.runs ?? []
       const job: SimulatedJob = {
-        id: `job-${next++}`,
+        id: `job-${next}`,
         prompts: [prompt],
         polls: 0,
         since: performance.now(),
-        run,
+        run: runs[Math.min(next - 1, runs.length - 1)] ?? run,
         lingering: undefined
       }
+      next += 1
       jobs.set(job.id, job)
       return sendJson(res, 201, body(job))
     }
@@ -173,12 +179,15 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
       })
       const job = jobs.get(id)
       if (!job) return sendJson(res, 404, { error: 'Agent job not found' })
+      const refused = options.refuseFollowUps
+      if (refused) return sendJson(res, refused.status, { error: refused.error })
       const prompt = promptOf(decoded)
       if (prompt === undefined) return sendJson(res, 400, { error: 'prompt must be a string of at least 1 character' })
       if (limited(res)) return
       const before = status(job, job.polls + 1).status
       job.prompts.push(prompt)
-      job.run = run
+      // A follow-up runs the job again as `run` says; a job of `runs` runs again as it first did.
+      if (options.runs === undefined) job.run = run
       job.since = performance.now()
       job.polls = 0
       job.lingering = options.followUpLag ? before : undefined

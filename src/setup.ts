@@ -30,8 +30,8 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const clock = stepClock(transport.cancelSignal)
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
-  const opened = usesIssue(settings.githubUse) ? await loadGitHub(settings, outside) : undefined
   const reads = readsChange(settings, environment.eventName) ? await loadReads(settings, outside) : undefined
+  const opened = usesIssue(settings.githubUse) ? await loadGitHub(settings, outside, reads) : undefined
   const pulls = usesPulls(settings) ? await loadPulls(settings, outside) : undefined
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
@@ -143,11 +143,12 @@ async function loadPulls(settings: Settings, outside: Outside): Promise<PullOper
 }
 
 /** The issue or pull request and its tracking comments (see github/open.ts). Never throws. */
-async function loadGitHub(settings: Settings, outside: Outside): Promise<OpenedGitHub> {
+async function loadGitHub(settings: Settings, outside: Outside, reads: GitHubReads | undefined): Promise<OpenedGitHub> {
   const { transport, environment, runner } = outside
   try {
     const { openGitHub } = await import('./github/open.ts')
-    return openGitHub(settings, transport, environment.repository, runner.log)
+    const login = reads && (() => reads.login())
+    return openGitHub(settings, transport, environment.repository, runner.log, login)
   } catch (error) {
     const reason = forLog(transport.redact(errorMessage(error)), 300)
     return { kind: 'unavailable', reason: `GitHub could not be set up (${reason})` }

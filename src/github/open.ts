@@ -16,14 +16,8 @@ import {
   type GitHubWork,
   httpStatusOf
 } from './client.ts'
-import {
-  type CommentResult,
-  CommentStore,
-  type CommentTarget,
-  type CommentWrite,
-  resolveCommentTarget,
-  type StoredComment
-} from './tracking-comments.ts'
+import { type CommentTarget, resolveCommentTarget } from './event.ts'
+import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './tracking-comments.ts'
 
 /** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
 export interface WorkflowRun {
@@ -63,6 +57,7 @@ export function openGitHub(
   transport: Transport,
   repository: string,
   log: Logger,
+  login?: () => Promise<string | undefined>,
   run: RunInfo = context
 ): OpenedGitHub {
   const resolved = resolveCommentTarget({
@@ -80,6 +75,7 @@ export function openGitHub(
   const comments = new CommentStore({
     target,
     redact: transport.redact,
+    login,
     warning: (message) => {
       log.warning(message)
     }

@@ -3,6 +3,7 @@
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
 import { type GitHubClient, httpStatusOf, isAuthor, loginOf } from './client.ts'
+import type { CommentTarget } from './event.ts'
 import {
   lastReported,
   markerOf,
@@ -13,59 +14,6 @@ import {
   withoutOldestFollowUp,
   withRequests
 } from './tracking-record.ts'
-
-/** Where to comment: an issue or pull request of the workflow's repository. */
-export interface CommentTarget {
-  readonly owner: string
-  readonly repo: string
-  readonly number: number
-  /** What the number names, when the event says; an explicit issue-number could be either. */
-  readonly noun: 'issue' | 'pull request' | 'issue or pull request'
-}
-
-interface TargetSource {
-  readonly issueNumber: number | undefined
-  readonly eventName: string
-  readonly payload: Record<string, unknown>
-  /** `owner/name`, from GITHUB_REPOSITORY. */
-  readonly repository: string
-}
-
-type ResolvedTarget =
-  { readonly kind: 'target'; readonly target: CommentTarget } | { readonly kind: 'none'; readonly reason: string }
-
-function numberField(value: unknown): number | undefined {
-  if (typeof value !== 'object' || value === null || !('number' in value)) return undefined
-  return typeof value.number === 'number' && Number.isSafeInteger(value.number) && value.number > 0
-    ? value.number
-    : undefined
-}
-
-/**
- * The issue or pull request to comment on: `issue-number` if given, else the one the event is about
- * (`issues`, `issue_comment`, `pull_request`, `pull_request_target`, `pull_request_review`, ...).
- */
-export function resolveCommentTarget(source: TargetSource): ResolvedTarget {
-  const [owner, repo] = source.repository.split('/')
-  if (!owner || !repo) return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
-  if (source.issueNumber !== undefined) {
-    return { kind: 'target', target: { owner, repo, number: source.issueNumber, noun: 'issue or pull request' } }
-  }
-  const issue = source.payload['issue']
-  const issueNumber = numberField(issue)
-  if (issueNumber !== undefined) {
-    // An issue_comment on a pull request carries the pull request as `issue`, marked by `pull_request`.
-    const isPull = typeof issue === 'object' && issue !== null && 'pull_request' in issue
-    return { kind: 'target', target: { owner, repo, number: issueNumber, noun: isPull ? 'pull request' : 'issue' } }
-  }
-  const pullNumber = numberField(source.payload['pull_request'])
-  if (pullNumber !== undefined)
-    return { kind: 'target', target: { owner, repo, number: pullNumber, noun: 'pull request' } }
-  return {
-    kind: 'none',
-    reason: `the "${source.eventName}" event that started this run is about no issue or pull request; set issue-number to say where to comment`
-  }
-}
 
 /** GitHub refuses a comment longer than this. */
 export const MAX_COMMENT_LENGTH = 65_536
@@ -109,6 +57,8 @@ const MAX_COMMENT_PAGES = 100
 export interface CommentStoreOptions {
   readonly target: CommentTarget
   readonly redact: Redact
+  /** Who the token acts as, when another part of the step asks GitHub too: asked once per run, not twice. */
+  readonly login?: (() => Promise<string | undefined>) | undefined
   readonly warning: (message: string) => void
 }
 
@@ -242,7 +192,8 @@ export class CommentStore {
 
   /** Who the token acts as, asked once (and again only after a failure). */
   async #me(github: GitHubClient): Promise<string> {
-    this.#login ??= loginOf(github)
+    const shared = this.#options.login
+    this.#login ??= shared ? shared().then((login) => login ?? loginOf(github)) : loginOf(github)
     return this.#login.catch((error: unknown) => {
       this.#login = undefined
       throw error

@@ -12,7 +12,7 @@ import {
   openGitHub,
   type RunInfo
 } from '../../../src/github/open.ts'
-import { type CommentTarget, resolveCommentTarget } from '../../../src/github/tracking-comments.ts'
+import { type CommentTarget, resolveCommentTarget } from '../../../src/github/event.ts'
 
 const opened = openTransport([], { http: undefined, https: undefined, noProxy: '' }, new AbortController().signal)
 const servers: FakeGitHub[] = []
@@ -32,7 +32,7 @@ function sideOf(github: FakeGitHub): GitHub {
     runAttempt: 1
   }
   const log = { info: () => undefined, warning: () => undefined, debug: () => undefined }
-  const side = openGitHub(settingsOf({ 'github-token': 'ghs_x' }), opened.transport, 'acme/docs', log, run)
+  const side = openGitHub(settingsOf({ 'github-token': 'ghs_x' }), opened.transport, 'acme/docs', log, undefined, run)
   if (side.kind !== 'ready') throw new Error(side.reason)
   return side.github
 }

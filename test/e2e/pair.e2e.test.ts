@@ -1,0 +1,295 @@
+// mode: pair, a code pull request's life against the simulated admin API and GitHub: one docs pull request kept in
+// step with it from open to merge, the check run on its head commit, and docs-paths held to.
+import { describe, expect, it } from 'vitest'
+import type { AgentApiOptions } from '../../sim/agent-api.ts'
+import type { FakeGitHubOptions, SimulatedFile } from '../../sim/github-api.ts'
+import { readMarker } from '../../src/github/tracking-record.ts'
+import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
+import { loopback } from './support/loopback.ts'
+import { bundleRunner } from './support/run-bundle.ts'
+
+const KEY = 'mint_pair_secret_key_0123'
+const TOKEN = 'ghs_pair_token_value_0123'
+const PROJECT = 'docs'
+const DOCS_PR = 'https://github.com/acme/docs/pull/128'
+const SOURCE = 'https://github.com/acme/api/pull/7'
+const PROMPT = 'Keep the docs in step with this pull request.'
+const sha = (char: string): string => char.repeat(40)
+const [A, B, C, D] = ['a', 'b', 'c', 'd'].map(sha) as [string, string, string, string]
+
+const servers = loopback()
+const run = bundleRunner({
+  githubToken: TOKEN,
+  env: { GITHUB_REPOSITORY: 'acme/api' },
+  inputs: {
+    'project-id': PROJECT,
+    'api-key': KEY,
+    mode: 'pair',
+    prompt: PROMPT,
+    'poll-interval': '100ms',
+    'max-poll-interval': '300ms'
+  }
+})
+
+/** An event of pull request #7 in acme/api. */
+function pullEvent(
+  action: string,
+  head: string,
+  more: { draft?: boolean; merged?: boolean; user?: string; number?: number; url?: string } = {}
+) {
+  const number = more.number ?? 7
+  return {
+    action,
+    number,
+    pull_request: {
+      number,
+      title: 'Add a retry option to the client',
+      html_url: more.url ?? SOURCE,
+      user: { login: more.user ?? 'octocat', type: (more.user ?? '').endsWith('[bot]') ? 'Bot' : 'User' },
+      body: 'Retries requests that fail with a 502.',
+      head: { ref: 'feature/retry', sha: head },
+      base: { ref: 'main' },
+      draft: more.draft ?? false,
+      merged: more.merged ?? false,
+      state: action === 'closed' ? 'closed' : 'open',
+      created_at: '2026-11-20T08:00:00Z',
+      labels: []
+    }
+  }
+}
+
+const file = (filename: string): SimulatedFile => ({
+  filename,
+  status: 'modified',
+  additions: 3,
+  deletions: 1,
+  patch: `@@ -1 +1 @@\n-old ${filename}\n+new ${filename}`
+})
+const commit = (sha: string, message: string) => ({ sha, message, author: 'octocat' })
+
+const GITHUB: FakeGitHubOptions = {
+  owner: 'acme',
+  repo: 'api',
+  pullFiles: { 7: [file('src/client.ts'), file('src/retry.ts')] },
+  pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [], files: [file('docs/retries.mdx')] }] },
+  compares: {
+    [`${A}...${B}`]: { status: 'ahead', commits: [commit(B, 'Retry on 503 too')], files: [file('src/retry.ts')] },
+    [`${B}...${C}`]: { status: 'ahead', commits: [commit(C, 'Add a jitter option')], files: [file('src/jitter.ts')] },
+    [`${B}...${D}`]: { status: 'diverged', commits: [commit(D, 'Rewritten history')], files: [file('src/x.ts')] },
+    [`${C}...${B}`]: { status: 'behind', commits: [], files: [] }
+  }
+}
+
+async function world(github: FakeGitHubOptions = GITHUB, api: Partial<AgentApiOptions> = {}) {
+  const fake = await servers.github(github)
+  const agent = await servers.agentApi({
+    projectId: PROJECT,
+    apiKey: KEY,
+    run: { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } },
+    ...api
+  })
+  const on = (event: unknown, inputs: Record<string, string> = {}) =>
+    run(agent.server, inputs, { eventName: 'pull_request', event, github: fake })
+  return { github: fake, api: agent.api, server: agent.server, on }
+}
+
+const prompts = (api: { posts: { what: string; prompt: unknown }[] }) =>
+  api.posts.map((post) => ({ what: post.what, prompt: String(post.prompt) }))
+
+/**
+ * A pull request's life is several runs of the step, and GitHub's writes are spaced a second apart (Octokit's
+ * throttling, as GitHub asks): a test takes tens of seconds, more on a busy machine.
+ */
+const LIFE_MS = 180_000
+
+describe('mode: pair', { timeout: LIFE_MS }, () => {
+  it('starts one job when the pull request opens, records its head, and keeps a check on it: in progress, then success', async () => {
+    const { github, api, on } = await world()
+    const result = await on(pullEvent('opened', A))
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'started', prLink: DOCS_PR })
+    const [start] = prompts(api)
+    expect(start?.what).toBe('create')
+    expect(start?.prompt).toContain(`${PROMPT}\n\n## An instruction from the workflow`)
+    expect(start?.prompt).toContain('### Pull request #7 in `acme/api`, open')
+    expect(start?.prompt).toContain('Diff of `src/client.ts`')
+    const record = readMarker(github.comments[0]?.body)
+    expect(record).toMatchObject({ job: 'job-1', pr: DOCS_PR, ended: 'completed' })
+    expect(record?.requests.map((request) => request.head)).toEqual([A])
+    expect(github.checkRuns).toHaveLength(1)
+    expect(github.checkRuns[0]).toMatchObject({ name: 'Mintlify docs', headSha: A, conclusion: 'success' })
+    expect(github.checkRuns[0]?.history).toEqual(['in_progress', 'completed/success'])
+    expect(github.checkRuns[0]?.summary).toContain(DOCS_PR)
+    expect(result.outputs['check-url']).toMatch(/^https:\/\/github\.com\/acme\/api\/runs\/\d+$/)
+  })
+
+  it('sends each push as a follow-up with only its own commits, never one twice', async () => {
+    const { api, on } = await world()
+    await on(pullEvent('opened', A))
+    const first = await on(pullEvent('synchronize', B))
+    const second = await on(pullEvent('synchronize', C))
+    expect(first.outputs['action-taken']).toBe('followed-up')
+    expect(second.outputs['action-taken']).toBe('followed-up')
+    const [, push1, push2] = prompts(api)
+    expect(push1?.what).toBe('follow-up job-1')
+    expect(push1?.prompt).toContain('its new commits since the last prompt')
+    expect(push1?.prompt).toContain('Retry on 503 too')
+    expect(push1?.prompt).not.toContain('Add a jitter option')
+    expect(push1?.prompt).not.toContain('src/client.ts')
+    expect(push2?.prompt).toContain('Add a jitter option')
+    expect(push2?.prompt).not.toContain('Retry on 503 too')
+    // The same push again (a re-delivered event) sends nothing.
+    const again = await on(pullEvent('synchronize', C))
+    expect(again.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'none' })
+    expect(api.posts).toHaveLength(3)
+  })
+
+  it('describes the whole pull request again after a force-push, and says so', async () => {
+    const { api, on } = await world()
+    await on(pullEvent('opened', A))
+    await on(pullEvent('synchronize', B))
+    const forced = await on(pullEvent('synchronize', D))
+    expect(forced.stdout).toContain('is no longer in pull request #7')
+    expect(forced.stdout).toContain('(a force-push): the whole pull request is described again.')
+    expect(prompts(api)[2]?.prompt).toContain('### Pull request #7 in `acme/api`, open')
+  })
+
+  it('does nothing when a newer head than its own is already described (two pushes close together)', async () => {
+    const { api, on } = await world()
+    await on(pullEvent('opened', A))
+    await on(pullEvent('synchronize', B))
+    await on(pullEvent('synchronize', C))
+    const late = await on(pullEvent('synchronize', B))
+    expect(late.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'none' })
+    expect(api.posts).toHaveLength(3)
+  })
+
+  it('tells the docs pull request when the code pull request is merged, with merged-label, and starts no job', async () => {
+    const { github, api, on } = await world()
+    await on(pullEvent('opened', A))
+    const merged = await on(pullEvent('closed', A, { merged: true }), { 'merged-label': 'code merged' })
+    expect(merged.exitCode, merged.stdout).toBe(0)
+    expect(merged.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'merged', 'job-id': '' })
+    expect(api.posts).toHaveLength(1)
+    const note = github.comments.find((comment) => comment.repo === 'acme/docs' && comment.issue === 128)
+    expect(note?.body).toBe(`The code pull request ${SOURCE}, which this docs pull request documents, was merged.`)
+    expect(github.pulls.get('acme/docs')?.[0]?.labels).toEqual(['code merged'])
+    const tracking = github.comments.find((comment) => comment.repo === 'acme/api')
+    expect(tracking?.body).toContain('🔀 **Code pull request merged**: its docs pull request')
+    expect(readMarker(tracking?.body)?.source).toBe('merged')
+  })
+
+  it('closes the docs pull request, with a comment that links the code pull request, when that is closed unmerged', async () => {
+    const { github, on } = await world()
+    await on(pullEvent('opened', A))
+    const closed = await on(pullEvent('closed', A))
+    expect(closed.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'closed' })
+    expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+    const note = github.comments.find((comment) => comment.repo === 'acme/docs')
+    expect(note?.body).toContain(`The code pull request ${SOURCE}`)
+    expect(note?.body).toContain('was closed without merging, so this docs pull request is closed too.')
+  })
+
+  it('starts a job that supersedes the earlier docs pull request when the job refuses a follow-up, and closes that one', async () => {
+    const docs = [128, 129].map((number) => ({
+      number,
+      state: 'open' as const,
+      labels: [],
+      files: [file('docs/a.mdx')]
+    }))
+    const { github, api, on } = await world(
+      { ...GITHUB, pulls: { 'acme/docs': docs } },
+      {
+        runs: [
+          { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } },
+          { activePolls: 1, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/129' } }
+        ],
+        refuseFollowUps: { status: 400, error: 'This job is completed and takes no more messages' }
+      }
+    )
+    await on(pullEvent('opened', A))
+    const result = await on(pullEvent('synchronize', B))
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(warningAnnotations(result)[0]).toContain('took no follow-up')
+    expect(result.outputs).toMatchObject({ 'action-taken': 'started', prLink: 'https://github.com/acme/docs/pull/129' })
+    expect(prompts(api).map((post) => post.what)).toEqual(['create', 'follow-up job-1', 'create'])
+    expect(prompts(api)[2]?.prompt).toContain(`This job supersedes the docs pull request ${DOCS_PR}`)
+    expect(github.pulls.get('acme/docs')?.map((pull) => pull.state)).toEqual(['closed', 'open'])
+    const note = github.comments.find((comment) => comment.repo === 'acme/docs' && comment.issue === 128)
+    expect(note?.body).toContain('Superseded by https://github.com/acme/docs/pull/129')
+    const records = github.comments
+      .filter((comment) => comment.repo === 'acme/api')
+      .map((comment) => readMarker(comment.body))
+    expect(records.map((record) => record?.supersedes)).toEqual([undefined, DOCS_PR])
+    expect(records[1]?.requests.map((request) => request.head)).toEqual([B])
+  })
+
+  it.each([
+    ['a draft', pullEvent('opened', A, { draft: true }), 'is a draft'],
+    [
+      "the Mintlify agent's own pull request",
+      pullEvent('opened', A, { user: 'mintlify[bot]' }),
+      'the Mintlify agent (loop prevention)'
+    ],
+    ['a labelled event', pullEvent('labeled', A), 'changes nothing the docs describe']
+  ])('sends nothing for %s, and the check says neutral', async (_, event, reason) => {
+    const { github, api, on } = await world()
+    const result = await on(event)
+    expect(result.exitCode).toBe(0)
+    expect(api.posts).toEqual([])
+    expect(result.outputs['outcome']).toBe('skipped')
+    expect(result.outputs['skip-reason']).toContain(reason)
+    expect(github.checkRuns.map((check) => check.history)).toEqual([['completed/neutral']])
+  })
+
+  it('sends nothing for a docs pull request a job of this action opened, in the same repository (loop prevention)', async () => {
+    const ownDocs = 'https://github.com/acme/api/pull/128'
+    const { api, on } = await world(GITHUB, {
+      run: { activePolls: 1, final: { status: 'completed', prLink: ownDocs } }
+    })
+    await on(pullEvent('opened', A))
+    const own = await on(pullEvent('opened', B, { number: 128, url: ownDocs }))
+    expect(own.outputs['skip-reason']).toBe(
+      'pull request #128 is a docs pull request a job of this action opened (loop prevention)'
+    )
+    expect(api.posts).toHaveLength(1)
+  })
+
+  it('fails the step and the check when the docs pull request touches a file outside docs-paths', async () => {
+    const github: FakeGitHubOptions = {
+      ...GITHUB,
+      pulls: {
+        'acme/docs': [
+          { number: 128, state: 'open', labels: [], files: [file('docs/a.mdx'), file('.github/workflows/ci.yml')] }
+        ]
+      }
+    }
+    const { github: fake, on } = await world(github)
+    const result = await on(pullEvent('opened', A), { 'docs-paths': 'docs/**\n*.md' })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'completed', guardrail: 'violated' })
+    expect(errorAnnotations(result)[0]).toContain(
+      'Its pull request touched files outside docs-paths: .github/workflows/ci.yml.'
+    )
+    expect(fake.checkRuns[0]?.conclusion).toBe('failure')
+    expect(fake.comments[0]?.body).toContain('Files outside docs-paths')
+    expect(fake.pulls.get('acme/docs')?.[0]?.state).toBe('open')
+  })
+
+  it('passes docs-paths when the docs pull request keeps to them', async () => {
+    const { on } = await world()
+    const result = await on(pullEvent('opened', A), { 'docs-paths': 'docs/**' })
+    expect(result.outputs).toMatchObject({ outcome: 'completed', guardrail: 'passed' })
+    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({ guardrail: 'passed' })
+  })
+
+  it('is an error, before any request, on an event that is not about a pull request', async () => {
+    const { server, api } = await world()
+    const result = await run(server, {}, { eventName: 'push', event: { ref: 'refs/heads/main' } })
+    expect(result.exitCode).toBe(1)
+    expect(api.posts).toEqual([])
+    expect(errorAnnotations(result)[0]).toContain(
+      'mode: pair keeps a docs pull request in step with a code pull request'
+    )
+  })
+})
