@@ -1,12 +1,15 @@
 // `npm run demo`: the bundled action run exactly as the Actions runner would run it, and what a user would see. By
-// default against a local simulated admin API and a simulated GitHub (no account needed; see scenario.ts). With
-// MINTLIFY_API_KEY and MINTLIFY_PROJECT_ID set, it uses the real API instead: it starts a job from MINTLIFY_PROMPT,
-// or waits for MINTLIFY_JOB_ID.
+// default against a local simulated admin API and a simulated GitHub (no account needed; see scenario.ts);
+// `npm run demo -- pair` plays a code pull request's life with `mode: pair` (see pair.ts). With MINTLIFY_API_KEY and
+// MINTLIFY_PROJECT_ID set, it uses the real API instead: it starts a job from MINTLIFY_PROMPT, or waits for
+// MINTLIFY_JOB_ID.
 import { runAction } from '../sim/run-action.ts'
 import { renderRunnerLog, renderSummaryText } from '../sim/runner-log.ts'
+import { showPairDemo } from './pair.ts'
 import { DEMO_PROMPT, runDemoScenario } from './scenario.ts'
 
 const real = process.env['MINTLIFY_API_KEY'] !== undefined
+const story = process.argv[2] ?? 'merged'
 const debug = process.env['RUNNER_DEBUG'] === '1'
 // The tests point the demo at the bundle of the sources under test; users run the committed dist/.
 const entry = process.env['ACTION_ENTRY']
@@ -31,6 +34,8 @@ if (real) {
   line('Outputs')
   for (const [name, value] of Object.entries(run.outputs)) console.log(`${name}: ${value}`)
   process.exitCode = run.exitCode ?? 1
+} else if (story === 'pair') {
+  process.exitCode = await showPairDemo(entry, line)
 } else {
   console.log(
     `Pull request #42 in acme/api was merged. The workflow asks the Mintlify agent to update the docs, with the prompt\n\n  ${DEMO_PROMPT}\n\nand context: auto, preview: true and comment: true, against a simulated admin API (the job stays active for\nabout 3 s, then completes with a pull request in acme/docs, whose preview then builds) and a simulated GitHub.`

@@ -12,24 +12,35 @@ export const REFERENCE = join(ROOT, 'docs', 'reference.md')
 
 const cell = (text: string): string => text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')
 
-/** A description's first sentence: up to the first full stop that ends one. */
+/** A description's first sentence, at most about a hundred characters (cut at a word, with `…`). */
 function firstSentence(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   const end = flat.search(/\.(?= [A-Z`(]|$)/)
-  return end < 0 ? flat : `${flat.slice(0, end)}.`
+  const sentence = end < 0 ? flat : `${flat.slice(0, end)}.`
+  if (sentence.length <= 100) return sentence
+  const cut = sentence.slice(0, 100).replace(/\s+\S*$/, '')
+  // A code span cut in two would open one that never closes.
+  return `${(cut.split('`').length % 2 === 0 ? cut.slice(0, cut.lastIndexOf('`')) : cut).trimEnd()} …`
 }
 
+/**
+ * The tables: in full for docs/reference.md; for the README (`short`), each description's first sentence, and
+ * "required" in the default's column.
+ */
 export async function renderTables(short = false): Promise<{ inputs: string; outputs: string }> {
   const metadata = await readActionMetadata()
   const describe = (text: string): string => cell(short ? firstSentence(text) : text)
+  const defaultOf = (input: { default?: string; required?: boolean }): string =>
+    input.required ? 'required' : input.default === undefined ? '' : `\`${cell(input.default)}\``
   // Kept as written: Prettier would pad every row to the longest description.
   const inputs = [
     '<!-- prettier-ignore -->',
-    '| Input | Required | Default | Description |',
-    '| --- | --- | --- | --- |',
-    ...Object.entries(metadata.inputs).map(
-      ([name, input]) =>
-        `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined ? '' : `\`${cell(input.default)}\``} | ${describe(input.description)} |`
+    short ? '| Input | Default | Description |' : '| Input | Required | Default | Description |',
+    short ? '| --- | --- | --- |' : '| --- | --- | --- | --- |',
+    ...Object.entries(metadata.inputs).map(([name, input]) =>
+      short
+        ? `| \`${name}\` | ${defaultOf(input)} | ${describe(input.description)} |`
+        : `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined ? '' : `\`${cell(input.default)}\``} | ${describe(input.description)} |`
     )
   ].join('\n')
   const outputs = [

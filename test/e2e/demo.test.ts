@@ -4,6 +4,34 @@ import { join } from 'node:path'
 import { expect, inject, it } from 'vitest'
 import { ROOT } from '../../sim/run-action.ts'
 
+/** Runs `npm run demo` with these arguments against the bundle under test; its exit code and everything it printed. */
+async function demo(...args: string[]): Promise<{ code: unknown; output: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts'), ...args], {
+    env: { PATH: process.env['PATH'] ?? '', ACTION_ENTRY: inject('bundleEntry') }
+  })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  return { code, output }
+}
+
+it('runs the demo of mode: pair: one job when the pull request opens, a follow-up per push with its own commits, a note when merged', async () => {
+  const { code, output } = await demo('pair')
+  expect(code, output).toBe(0)
+  expect(output).toContain('outcome: completed, action-taken: started')
+  expect(output.match(/outcome: completed, action-taken: followed-up/g)).toHaveLength(2)
+  expect(output).toContain('outcome: skipped, action-taken: merged')
+  expect(output).toMatch(
+    /follow-up job-1:\n {2}### Pull request #42 in `acme\/api`: its new commits since the last prompt\n {2}### Commits \(1, newest first\)\n {2}- `2222222` `Add a backoff option`/
+  )
+  expect(output).toMatch(/follow-up job-1:\n[^\n]+\n[^\n]+\n {2}- `3333333` `Cap retries at 10`/)
+  expect(output).toContain(
+    'comment: The code pull request https://github.com/acme/api/pull/42, which this docs pull request documents, was merged.\nlabels: code merged'
+  )
+  expect(output).not.toContain('mint_demo_key_not_a_real_secret')
+}, 180_000)
+
 it('runs the demo: a merged pull request starts a job with what changed; it stays active, then completes with a pull request', async () => {
   const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], {
     env: { PATH: process.env['PATH'] ?? '', ACTION_ENTRY: inject('bundleEntry') }
