@@ -1,5 +1,5 @@
-// Renders the inputs and outputs tables from action.yml, so that the docs cannot drift from it: in the README, each
-// with the first sentence of its description; in docs/reference.md, whole. `node scripts/action-docs.ts` rewrites
+// Renders the inputs and outputs from action.yml, so that the docs cannot drift from it: in the README, the inputs by
+// group with their defaults and the outputs' names; in docs/reference.md, both tables whole. `node scripts/action-docs.ts` rewrites
 // them in place; the tests fail when they are stale.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -12,42 +12,76 @@ export const REFERENCE = join(ROOT, 'docs', 'reference.md')
 
 const cell = (text: string): string => text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')
 
-/** A description's first sentence, at most about a hundred characters (cut at a word, with `…`). */
-function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  const end = flat.search(/\.(?= [A-Z`(]|$)/)
-  const sentence = end < 0 ? flat : `${flat.slice(0, end)}.`
-  if (sentence.length <= 100) return sentence
-  const cut = sentence.slice(0, 100).replace(/\s+\S*$/, '')
-  // A code span cut in two would open one that never closes.
-  return `${(cut.split('`').length % 2 === 0 ? cut.slice(0, cut.lastIndexOf('`')) : cut).trimEnd()} …`
+/** How the README groups the inputs: each input of action.yml in one group, or the docs cannot be rendered. */
+const INPUT_GROUPS: readonly (readonly [string, readonly string[]])[] = [
+  ['The job', ['project-id', 'api-key', 'prompt', 'job-id', 'follow-up', 'wait', 'base-url']],
+  ['What changed', ['context', 'context-limit', 'no-change-note']],
+  [
+    'Modes',
+    [
+      'mode',
+      'pair-drafts',
+      'merged-label',
+      'docs-token',
+      'batch-branch',
+      'batch-limit',
+      'batch-since',
+      'digest-label',
+      'batch-notify'
+    ]
+  ],
+  [
+    'Gates and quotas',
+    ['paths', 'paths-ignore', 'skip-labels', 'skip-authors', 'min-changed-lines', 'max-jobs-per-hour']
+  ],
+  ['Reporting', ['comment', 'issue-number', 'github-token', 'check', 'check-name', 'docs-paths', 'preview', 'fail-on']],
+  ['Time', ['timeout', 'poll-interval', 'max-poll-interval', 'request-timeout']]
+]
+
+/** `name` with its default (or `required`), as the README lists it. */
+function listed(name: string, input: { default?: string; required?: boolean }): string {
+  if (input.required) return `\`${name}\` (required)`
+  return input.default === undefined || input.default === ''
+    ? `\`${name}\``
+    : `\`${name}\` (\`${cell(input.default)}\`)`
 }
 
 /**
- * The tables: in full for docs/reference.md; for the README (`short`), each description's first sentence, and
- * "required" in the default's column.
+ * The tables: in full for docs/reference.md; for the README (`short`), the inputs by group, each with its default,
+ * and the outputs' names.
  */
 export async function renderTables(short = false): Promise<{ inputs: string; outputs: string }> {
   const metadata = await readActionMetadata()
-  const describe = (text: string): string => cell(short ? firstSentence(text) : text)
-  const defaultOf = (input: { default?: string; required?: boolean }): string =>
-    input.required ? 'required' : input.default === undefined ? '' : `\`${cell(input.default)}\``
+  if (short) {
+    const grouped = INPUT_GROUPS.flatMap(([, names]) => names)
+    const ungrouped = Object.keys(metadata.inputs).filter((name) => !grouped.includes(name))
+    const unknown = grouped.filter((name) => !(name in metadata.inputs))
+    if (ungrouped.length > 0 || unknown.length > 0) {
+      throw new Error(`The README's input groups drift from action.yml: ${[...ungrouped, ...unknown].join(', ')}`)
+    }
+    const inputs = INPUT_GROUPS.map(
+      ([group, names]) => `- **${group}**: ${names.map((name) => listed(name, metadata.inputs[name] ?? {})).join(', ')}`
+    ).join('\n')
+    const outputs = `- ${Object.keys(metadata.outputs)
+      .map((name) => `\`${name}\``)
+      .join(', ')}`
+    return { inputs, outputs }
+  }
   // Kept as written: Prettier would pad every row to the longest description.
   const inputs = [
     '<!-- prettier-ignore -->',
-    short ? '| Input | Default | Description |' : '| Input | Required | Default | Description |',
-    short ? '| --- | --- | --- |' : '| --- | --- | --- | --- |',
-    ...Object.entries(metadata.inputs).map(([name, input]) =>
-      short
-        ? `| \`${name}\` | ${defaultOf(input)} | ${describe(input.description)} |`
-        : `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined ? '' : `\`${cell(input.default)}\``} | ${describe(input.description)} |`
+    '| Input | Required | Default | Description |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(metadata.inputs).map(
+      ([name, input]) =>
+        `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined ? '' : `\`${cell(input.default)}\``} | ${cell(input.description)} |`
     )
   ].join('\n')
   const outputs = [
     '<!-- prettier-ignore -->',
     '| Output | Description |',
     '| --- | --- |',
-    ...Object.entries(metadata.outputs).map(([name, output]) => `| \`${name}\` | ${describe(output.description)} |`)
+    ...Object.entries(metadata.outputs).map(([name, output]) => `| \`${name}\` | ${cell(output.description)} |`)
   ].join('\n')
   return { inputs, outputs }
 }

@@ -4,6 +4,13 @@
 // requests (read, close), their files, and compares between two commits; labels; check runs.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
+import {
+  commitView,
+  compareWithHead,
+  mergedView,
+  type SimulatedHistory,
+  type SimulatedIssue
+} from './github-history.ts'
 
 export interface StoredComment {
   readonly id: number
@@ -75,6 +82,10 @@ export interface FakeGitHub extends RunningServer {
   /** Pull requests by `owner/name`, as the action's writes left them. */
   readonly pulls: Map<string, SimulatedPull[]>
   readonly checkRuns: CheckRun[]
+  /** The workflow repository's issues: those the test gave, and those the action opened. */
+  readonly issues: SimulatedIssue[]
+  /** The workflow repository's history, when the test gave one: rewrite its commits to simulate a force-push. */
+  readonly history: SimulatedHistory | undefined
 }
 
 export interface FakeGitHubOptions {
@@ -110,6 +121,12 @@ export interface FakeGitHubOptions {
   readonly pulls?: Readonly<Record<string, readonly SimulatedPull[]>>
   /** Each compare of the workflow's repository, by `base...head`. */
   readonly compares?: Readonly<Record<string, SimulatedCompare>>
+  /** The workflow repository's default branch, its commits and the pull requests merged into it. */
+  readonly history?: SimulatedHistory
+  /** The workflow repository's issues when the run starts. */
+  readonly issues?: readonly SimulatedIssue[]
+  /** Answers these reads (`METHOD path`, query left out) with this status: a read that fails for one pull request. */
+  readonly failReads?: Readonly<Record<string, number>>
 }
 
 /** GitHub refuses a comment longer than this, with this answer. */
@@ -140,6 +157,8 @@ interface World {
   readonly comments: StoredComment[]
   readonly pulls: Map<string, SimulatedPull[]>
   readonly checkRuns: CheckRun[]
+  readonly issues: SimulatedIssue[]
+  readonly history: SimulatedHistory | undefined
   nextId: number
   writes: number
   /** Timestamps a second apart, in the order things were made. */
@@ -160,6 +179,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       ])
     ),
     checkRuns: [],
+    issues: (options.issues ?? []).map((issue) => ({ ...issue, labels: [...issue.labels] })),
+    history: options.history,
     nextId: 1000,
     writes: 0,
     clock: Date.parse('2026-11-22T09:00:00Z')
@@ -180,7 +201,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })
     await route(world, { req, res, url, call, base: server.url })
   })
-  return { ...server, comments: world.comments, calls, pulls: world.pulls, checkRuns: world.checkRuns }
+  return {
+    ...server,
+    comments: world.comments,
+    calls,
+    pulls: world.pulls,
+    checkRuns: world.checkRuns,
+    issues: world.issues,
+    history: world.history
+  }
 }
 
 function stamp(world: World): string {
@@ -207,11 +236,16 @@ async function route(world: World, request: Request): Promise<void> {
     }
     return sendJson(res, 200, { errors: [{ message: 'unknown query' }] })
   }
-  const path = new RegExp(`^${REPO}(/.*)$`).exec(url.pathname)
+  const path = new RegExp(`^${REPO}(/.*)?$`).exec(url.pathname)
   const repo = path?.[1] ?? ''
   if (!path || !knows(world, repo)) return sendJson(res, 404, { message: 'Not Found' })
   const rest = path[2] ?? ''
-  if (req.method === 'GET') return read(world, request, repo, rest)
+  const failed = world.options.failReads?.[`${req.method ?? ''} ${url.pathname}`]
+  if (failed !== undefined) return sendJson(res, failed, { message: 'Server Error' })
+  if (req.method === 'GET') {
+    if (readHistory(world, request, repo, rest) === undefined) read(world, request, repo, rest)
+    return
+  }
   const refused = rest.startsWith('/check-runs') ? world.options.refuseChecks : world.options.refuseWrites
   if (refused !== undefined) {
     return sendJson(res, refused, {
@@ -272,6 +306,73 @@ function read(world: World, request: Request, repo: string, rest: string): void 
   return sendJson(res, 404, { message: 'Not Found' })
 }
 
+/** The reads of a repository's history, when the test gave one: undefined for any other read. */
+function readHistory(world: World, request: Request, repo: string, rest: string): true | undefined {
+  const { res, url } = request
+  const history = world.history
+  if (repo !== world.home) return undefined
+  const base = `${request.base}${url.pathname}${url.search}`
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}): true => {
+    sendJson(res, status, body, headers)
+    return true
+  }
+  if (rest === '') return answer(200, { full_name: repo, default_branch: history?.branch ?? 'main' })
+  if (rest === '/issues') {
+    const labels = (url.searchParams.get('labels') ?? '').split(',').filter((label) => label !== '')
+    const state = url.searchParams.get('state') ?? 'open'
+    const found = world.issues.filter(
+      (issue) => (state === 'all' || issue.state === state) && labels.every((label) => issue.labels.includes(label))
+    )
+    const { items, headers } = paged(found, url, base)
+    return answer(
+      200,
+      items.map((issue) => ({ ...issue, labels: issue.labels.map((name) => ({ name })) })),
+      headers
+    )
+  }
+  if (!history) return undefined
+  const branch = /^\/branches\/(.+)$/.exec(rest)
+  if (branch) {
+    const head = history.commits.at(-1)
+    if (decodeURIComponent(branch[1] ?? '') !== history.branch || !head)
+      return answer(404, { message: 'Branch not found' })
+    return answer(200, { name: history.branch, commit: commitView(head) })
+  }
+  if (rest === '/commits') {
+    const since = Date.parse(url.searchParams.get('since') ?? '') || 0
+    const newestFirst = history.commits.filter((commit) => Date.parse(commit.date) >= since).reverse()
+    const { items, headers } = paged(newestFirst, url, base)
+    return answer(200, items.map(commitView), headers)
+  }
+  if (rest === '/pulls' && url.searchParams.get('state') === 'closed') {
+    const newestFirst = [...history.merged].sort((a, b) => Date.parse(b.mergedAt) - Date.parse(a.mergedAt))
+    const { items, headers } = paged(newestFirst, url, base)
+    return answer(
+      200,
+      items.map((pull) => mergedView(repo, pull, history.branch)),
+      headers
+    )
+  }
+  const files = /^\/pulls\/(\d+)\/files$/.exec(rest)
+  const pull = files ? history.merged.find((merged) => merged.number === Number(files[1])) : undefined
+  if (pull) {
+    const { items, headers } = paged(pull.files, url, base)
+    return answer(200, items, headers)
+  }
+  const compare = /^\/compare\/(.+)\.\.\.(.+)$/.exec(rest)
+  if (compare && compare[2] === history.branch && !world.options.compares?.[`${compare[1]}...${compare[2]}`]) {
+    const { status, commits } = compareWithHead(history, decodeURIComponent(compare[1] ?? ''))
+    const { items, page, headers } = paged(commits, url, base)
+    const files = page === 1 ? [] : undefined
+    return answer(
+      200,
+      { status, total_commits: commits.length, commits: items.map(commitView), ...(files ? { files } : {}) },
+      headers
+    )
+  }
+  return undefined
+}
+
 async function write(world: World, request: Request, repo: string, rest: string): Promise<void> {
   const { req, res, call } = request
   const done = (status: number, body: unknown): void => {
@@ -280,6 +381,12 @@ async function write(world: World, request: Request, repo: string, rest: string)
     else sendJson(res, failed, { message: 'Server Error' })
   }
   const body = await readBody(req)
+  if (rest === '/issues' && req.method === 'POST' && repo === world.home) {
+    const labels = Array.isArray(body['labels']) ? body['labels'].map(String) : []
+    const issue: SimulatedIssue = { number: world.nextId++, title: String(body['title']), labels, state: 'open' }
+    world.issues.push(issue)
+    return done(201, { ...issue, labels: labels.map((name) => ({ name })) })
+  }
   const issueComments = /^\/issues\/(\d+)\/comments$/.exec(rest)
   if (issueComments && req.method === 'POST') {
     if (String(body['body']).length > MAX_BODY) return sendJson(res, 422, TOO_LONG)

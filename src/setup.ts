@@ -4,7 +4,8 @@
 import { createAdminApi } from './admin-api/client.ts'
 import { githubHosts } from './admin-api/agent-job.ts'
 import type { StepSetup } from './decide/decision.ts'
-import type { OpenedGitHub } from './github/open.ts'
+import type { History } from './github/history.ts'
+import type { OpenedGitHub, Where } from './github/open.ts'
 import type { PullOperations } from './github/pulls.ts'
 import type { GitHubReads } from './github/reads.ts'
 import { type Settings, usesIssue } from './inputs/settings.ts'
@@ -31,7 +32,14 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
   const reads = readsChange(settings, environment.eventName) ? await loadReads(settings, outside) : undefined
-  const opened = usesIssue(settings.githubUse) ? await loadGitHub(settings, outside, reads) : undefined
+  const history = settings.mode === 'batch' ? await loadHistory(settings, outside) : undefined
+  const digest = history ? await digestIssue(settings, history, outside) : undefined
+  const opened =
+    digest?.kind === 'unavailable'
+      ? digest
+      : usesIssue(settings.githubUse)
+        ? await loadGitHub(settings, outside, { login: reads && (() => reads.login()), issueNumber: digest?.number })
+        : undefined
   const pulls = usesPulls(settings) ? await loadPulls(settings, outside) : undefined
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
@@ -54,6 +62,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
     reads,
     pulls,
+    history,
     redact: transport.redact,
     githubHosts: githubHosts(environment.serverUrl),
     runId: environment.runId,
@@ -130,6 +139,45 @@ async function loadReads(settings: Settings, outside: Outside): Promise<GitHubRe
   }
 }
 
+/** With `mode: batch`: the repository's history (see github/history.ts). Never throws. */
+async function loadHistory(settings: Settings, outside: Outside): Promise<History | undefined> {
+  const { transport, environment, runner } = outside
+  try {
+    const { History } = await import('./github/history.ts')
+    return new History(settings, transport, {
+      repository: environment.repository,
+      deadlineMs: GITHUB_DEADLINE_MS,
+      log: runner.log
+    })
+  } catch {
+    runner.log.warning("The repository's history cannot be read (an error in the action).")
+    return undefined
+  }
+}
+
+/** The digest issue a batch keeps its record on: `issue-number`, or the open issue with `digest-label`, opened if none. */
+async function digestIssue(
+  settings: Settings,
+  history: History,
+  { runner, transport }: Outside
+): Promise<
+  { readonly kind: 'ready'; readonly number: number } | { readonly kind: 'unavailable'; readonly reason: string }
+> {
+  if (settings.issueNumber !== undefined) return { kind: 'ready', number: settings.issueNumber }
+  const label = settings.batch.digestLabel
+  try {
+    const number = await history.digest(label)
+    runner.log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
+    return { kind: 'ready', number }
+  } catch (error) {
+    const why = forLog(transport.redact(errorMessage(error)), 300)
+    return {
+      kind: 'unavailable',
+      reason: `the digest issue labelled "${forLog(label, 80)}" could not be found or opened (${why}); the workflow needs permissions: issues: write`
+    }
+  }
+}
+
 /** The writes to pull requests (see github/pulls.ts). Never throws. */
 async function loadPulls(settings: Settings, outside: Outside): Promise<PullOperations | undefined> {
   const { transport, runner } = outside
@@ -143,12 +191,15 @@ async function loadPulls(settings: Settings, outside: Outside): Promise<PullOper
 }
 
 /** The issue or pull request and its tracking comments (see github/open.ts). Never throws. */
-async function loadGitHub(settings: Settings, outside: Outside, reads: GitHubReads | undefined): Promise<OpenedGitHub> {
+async function loadGitHub(
+  settings: Settings,
+  outside: Outside,
+  more: Pick<Where, 'login' | 'issueNumber'>
+): Promise<OpenedGitHub> {
   const { transport, environment, runner } = outside
   try {
     const { openGitHub } = await import('./github/open.ts')
-    const login = reads && (() => reads.login())
-    return openGitHub(settings, transport, environment.repository, runner.log, login)
+    return openGitHub(settings, transport, { repository: environment.repository, log: runner.log, ...more })
   } catch (error) {
     const reason = forLog(transport.redact(errorMessage(error)), 300)
     return { kind: 'unavailable', reason: `GitHub could not be set up (${reason})` }

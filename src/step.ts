@@ -6,6 +6,7 @@ import { chooseJob } from './decide/choose.ts'
 import type { Decision, StepSetup } from './decide/decision.ts'
 import { beforeSpending, checkGuardrail } from './decide/gates.ts'
 import { closeSuperseded, decidePair } from './decide/pair.ts'
+import { decideBatch, notifyCovered } from './decide/batch.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
 import type { CheckRun } from './report/check-run.ts'
@@ -37,6 +38,7 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
 
 /** What to do with this event, as the mode says; the gates first, wherever a prompt would be sent. */
 async function decide(setup: StepSetup): Promise<Decision> {
+  if (setup.settings.mode === 'batch') return decideBatch(setup)
   if (setup.settings.mode === 'pair') {
     const change = await setup.reads?.change()
     if (change === undefined)
@@ -83,6 +85,7 @@ async function followJob(
   })
   const guardrail = await checkGuardrail(setup, result)
   await closeSuperseded(setup, decision, result)
+  await notifyCovered(setup, decision, result)
   const preview = settings.preview ? await previewPhase(result, setup, runner, comment) : undefined
   await report(result, comment, { preview, guardrail })
 }
@@ -134,6 +137,7 @@ function stepFacts(settings: Settings, decision: Decision): StepFacts {
     actionTaken: made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : (ended ?? 'none'),
     jobsStarted: made === 'start' ? 1 : 0,
     jobId: decision.jobId,
+    batch: decision.kind === 'job' || decision.kind === 'skipped' ? decision.batch : undefined,
     sent:
       settings.prompt === undefined || sentKind === undefined
         ? undefined

@@ -5,10 +5,12 @@ import type { AdminApi } from '../admin-api/client.ts'
 import type { GitHub } from '../github/open.ts'
 import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
-import type { TrackedRequest } from '../github/tracking-record.ts'
+import type { History } from '../github/history.ts'
+import type { BatchPlan, TrackedRequest } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Redact } from '../text/redact.ts'
+
 import type { CommentStart, TrackingComment } from '../report/tracking-comment.ts'
 import type { StepClock } from '../wait/retry.ts'
 
@@ -28,6 +30,8 @@ export interface StepSetup {
   readonly reads: GitHubReads | undefined
   /** The docs pull request's note, label, closing and files, and the check run: when the step uses them. */
   readonly pulls: PullOperations | undefined
+  /** With `mode: batch`: the branch's history, the merged pull requests, the digest issue. */
+  readonly history: History | undefined
   /** Replaces the key and the token in text from outside before it is shown. */
   readonly redact: Redact
   /** Hosts whose pull request URLs the action can read: github.com and the runner's own. */
@@ -58,6 +62,8 @@ export type Decision =
       readonly comment: TrackingComment | undefined
       /** With `mode: pair`: the earlier docs pull request to close once this job's is open. */
       readonly supersedes?: string | undefined
+      /** With `mode: batch`: what the batch covers. */
+      readonly batch?: BatchPlan | undefined
     }
   /**
    * Nothing worth a job: nothing was sent, and the reason (one line) says why. With `mode: pair`, `action` says when
@@ -67,8 +73,10 @@ export type Decision =
       readonly kind: 'skipped'
       readonly reason: string
       readonly action?: 'merged' | 'closed'
-      readonly comment?: undefined
+      /** With `mode: batch`: the record of a batch whose every pull request the gates skipped. */
+      readonly comment?: TrackingComment | undefined
       readonly jobId?: undefined
+      readonly batch?: BatchPlan | undefined
     }
   /**
    * Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look); with

@@ -48,20 +48,27 @@ export type OpenedGitHub =
 /** What the action reads of the workflow run and the event that started it. */
 export type RunInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl' | 'serverUrl' | 'runId' | 'runAttempt'>
 
-/**
- * `repository` is `owner/name`, from GITHUB_REPOSITORY; `run`, @actions/github's context, read from the runner's
- * environment and event file.
- */
+/** Where the step works on GitHub. */
+export interface Where {
+  /** `owner/name`, from GITHUB_REPOSITORY. */
+  readonly repository: string
+  readonly log: Logger
+  /** Who the token acts as, when another part of the step asks too. */
+  readonly login?: (() => Promise<string | undefined>) | undefined
+  /** The issue to keep the record on, when not `issue-number` or the event's: a batch's digest issue. */
+  readonly issueNumber?: number | undefined
+}
+
+/** `run`: @actions/github's context, read from the runner's environment and event file. */
 export function openGitHub(
   settings: Settings,
   transport: Transport,
-  repository: string,
-  log: Logger,
-  login?: () => Promise<string | undefined>,
+  where: Where,
   run: RunInfo = context
 ): OpenedGitHub {
+  const { repository, log, login } = where
   const resolved = resolveCommentTarget({
-    issueNumber: settings.issueNumber,
+    issueNumber: where.issueNumber ?? settings.issueNumber,
     eventName: run.eventName,
     payload: run.payload,
     repository

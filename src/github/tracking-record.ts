@@ -28,6 +28,15 @@ export interface TrackedRequest {
   readonly head?: string
 }
 
+/** With `mode: batch`: the commits and pull requests a batch covers, and which of them were sent. */
+export interface BatchPlan {
+  readonly window: BatchWindow
+  /** The pull requests sent to the agent. */
+  readonly included: readonly { readonly number: number; readonly url: string }[]
+  /** The pull requests the gates left out: judged, listed, not sent. */
+  readonly skipped: readonly { readonly number: number; readonly reason: string }[]
+}
+
 /** The job of a start that may or may not have created one: its id was never learned. */
 export const UNKNOWN_JOB = ''
 

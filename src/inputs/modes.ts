@@ -1,11 +1,13 @@
-// What the step does with a stream of changes: one job for this run (`single`), or one docs pull request kept in step
-// with each code pull request (`pair`); the docs pull request's own token, the check on the code change, and the
-// files a docs pull request may touch.
+// What the step does with a stream of changes: one job for this run (`single`), one docs pull request kept in step
+// with each code pull request (`pair`), or one job for everything merged since the last good run (`batch`); the docs
+// pull request's own token, the check on the code change, and the files a docs pull request may touch.
 import { readGitHubToken } from './credentials.ts'
 import { type PathFilter, readPatterns } from './gates.ts'
 import type { InputReader } from './input-reader.ts'
 
-export const MODES = ['single', 'pair'] as const
+import { parseDuration } from '../text/duration.ts'
+
+export const MODES = ['single', 'pair', 'batch'] as const
 export type Mode = (typeof MODES)[number]
 
 export interface Modes {
@@ -23,6 +25,26 @@ export interface Modes {
   readonly check: { readonly name: string } | undefined
   /** The files a docs pull request may touch; undefined: not checked. */
   readonly docsPaths: PathFilter | undefined
+  /** With `mode: batch`. */
+  readonly batch: Batching
+}
+
+/** Where a first batch starts, with no earlier one to go on from. */
+export type BatchStart =
+  | { readonly kind: 'date'; readonly at: number }
+  | { readonly kind: 'ago'; readonly ms: number }
+  | { readonly kind: 'commit'; readonly sha: string }
+
+export interface Batching {
+  /** The branch the pull requests are merged into; undefined: the repository's default branch. */
+  readonly branch: string | undefined
+  /** The most pull requests one batch covers: the rest wait for the next run. */
+  readonly limit: number
+  /** The label of the digest issue that keeps the batches' records, when `issue-number` names none. */
+  readonly digestLabel: string
+  readonly since: BatchStart
+  /** A one-line comment on each covered pull request, linking the docs pull request. */
+  readonly notify: boolean
 }
 
 /** `prompt` and `jobId` as read, for what a mode allows. */
@@ -39,11 +61,51 @@ export function readModes(reader: InputReader, request: { readonly jobId: string
   const check = checkText === '' ? mode === 'pair' : reader.boolean('check')
   const checkName = reader.text('check-name') || 'Mintlify docs'
   const mergedLabel = reader.text('merged-label')
+  if (mode === 'batch' && request.jobId !== undefined) {
+    reader.problem(
+      'Input "job-id" does not go with "mode: batch": each batch starts its own job, or waits for the one a batch before it left running.'
+    )
+  }
   return {
     mode: mode ?? 'single',
+    batch: readBatching(reader),
     pair: { drafts: reader.boolean('pair-drafts'), mergedLabel: mergedLabel === '' ? undefined : mergedLabel },
     docsToken: readGitHubToken(reader, false, 'docs-token'),
     check: check ? { name: checkName } : undefined,
     docsPaths: readPatterns(reader, 'docs-paths')
   }
+}
+
+const DAY_MS = 86_400_000
+
+function readBatching(reader: InputReader): Batching {
+  const limitText = reader.text('batch-limit')
+  const limit = /^\d+$/.test(limitText) ? Number(limitText) : Number.NaN
+  if (!(limit >= 1 && limit <= 100)) {
+    reader.problem(`Input "batch-limit" must be a whole number of pull requests from 1 to 100; got "${limitText}".`)
+  }
+  const branch = reader.text('batch-branch')
+  return {
+    branch: branch === '' ? undefined : branch,
+    limit,
+    digestLabel: reader.text('digest-label') || 'docs digest',
+    since: readBatchStart(reader),
+    notify: reader.boolean('batch-notify')
+  }
+}
+
+/** `batch-since`: a date (`2026-11-01`, or with a time), a duration back from now (`7d`, `2w`, `36h`), or a commit. */
+function readBatchStart(reader: InputReader): BatchStart {
+  const text = reader.text('batch-since') || '7d'
+  const days = /^(\d+)\s*(d|w)$/i.exec(text)
+  if (days) return { kind: 'ago', ms: Number(days[1]) * (days[2]?.toLowerCase() === 'w' ? 7 : 1) * DAY_MS }
+  if (/^[0-9a-f]{7,40}$/i.test(text)) return { kind: 'commit', sha: text.toLowerCase() }
+  if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text)))
+    return { kind: 'date', at: Date.parse(text) }
+  const ms = parseDuration(text)
+  if (ms !== undefined && ms > 0) return { kind: 'ago', ms }
+  reader.problem(
+    `Input "batch-since" must be a date (2026-11-01), a duration back from now (7d, 2w, 36h) or a commit; got "${text}".`
+  )
+  return { kind: 'ago', ms: 7 * DAY_MS }
 }

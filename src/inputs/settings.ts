@@ -90,8 +90,12 @@ export function readSettings(source: InputSource): Settings {
       'Input "prompt" is required with "mode: pair": it is the instruction each job of the pull request gets.'
     )
   }
-  // A pair keeps its record on the pull request, and tells the agent what changed there.
-  const reporting = { ...readReporting(reader), ...(pair ? { comment: true } : {}) }
+  if (modes.mode === 'batch' && request.prompt === undefined) {
+    reader.problem('Input "prompt" is required with "mode: batch": it is the instruction each batch\'s job gets.')
+  }
+  // A pair keeps its record on the pull request, a batch on the digest issue; a pair tells the agent what changed.
+  const keepsRecord = pair || modes.mode === 'batch'
+  const reporting = { ...readReporting(reader), ...(keepsRecord ? { comment: true } : {}) }
   const context = pair ? { ...asked, context: 'auto' as const } : asked
   const gates = readGates(reader)
   const maxJobsPerHour = readMaxJobsPerHour(reader)

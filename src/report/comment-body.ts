@@ -1,5 +1,5 @@
 // The tracking comment's Markdown below its marker: the stage, the prompts, and the job.
-import { type TrackingState, UNKNOWN_JOB } from '../github/tracking-record.ts'
+import { type BatchWindow, type TrackingState, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { type Stage, STAGE_WORDING } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
 import { codeSpan, forLog, forMarkdown } from '../text/untrusted.ts'
@@ -99,6 +99,13 @@ function stageOf(view: CommentView): Stage {
   return view.kind === 'ended' ? view.result.kind : view.kind
 }
 
+/** What a batch covers: its pull requests (numbers, which GitHub links, on the repository's own page) and commits. */
+function batchLine(batch: BatchWindow): string {
+  const pulls = batch.pulls.length > 0 ? batch.pulls.map((number) => `#${number}`).join(', ') : 'no pull request'
+  const from = batch.from === '' ? 'its start' : asCode(batch.from.slice(0, 7))
+  return `**Batch**: ${pulls}; the commits after ${from} up to ${asCode(batch.to.slice(0, 7))}.`
+}
+
 /** What the guardrail found, when it found something to say. */
 function guardrailLine(guardrail: Guardrail | undefined): string[] {
   if (guardrail === undefined || guardrail.kind === 'passed') return []
@@ -123,11 +130,13 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
   details.push(`<a href="${forMarkdown(runUrl)}">workflow run</a>`)
   const preview = view.kind === 'ended' && view.preview ? ['', previewLine(view.preview)] : []
   const replaces = state.supersedes ? ['', `Replaces the docs pull request ${link(state.supersedes)}.`] : []
+  const batch = state.batch ? ['', batchLine(state.batch)] : []
   return [
     `${emoji} **${title}**: ${detailOf(view)}`,
     ...preview,
     ...(view.kind === 'ended' ? guardrailLine(view.guardrail) : []),
     ...replaces,
+    ...batch,
     ...(asked.length > 0 ? ['', ...asked] : []),
     '',
     `<sub>${details.join(' · ')}</sub>`

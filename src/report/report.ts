@@ -146,7 +146,8 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
     ...previewOutputs(ending.preview),
     'skip-reason': result.kind === 'skipped' ? result.reason : '',
     'action-taken': facts.actionTaken,
-    guardrail: guardrail === undefined || guardrail.kind === 'unchecked' ? '' : guardrail.kind
+    guardrail: guardrail === undefined || guardrail.kind === 'unchecked' ? '' : guardrail.kind,
+    ...batchOutputs(facts)
   }
   const text = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value)
   const number = (value: string | undefined): number | null => (text(value) === null ? null : Number(value))
@@ -185,6 +186,18 @@ export function resultOutputs(result: StepResult): Outputs {
     job: result.job ? JSON.stringify(result.job.body) : '',
     branch: result.job?.ref ?? '',
     'docs-repository': result.job?.repository ?? ''
+  }
+}
+
+/** With `mode: batch`: what the batch covers. */
+function batchOutputs(facts: StepFacts): Outputs {
+  const { batch } = facts
+  if (batch === undefined) return {}
+  return {
+    'batch-size': String(batch.included.length),
+    'batch-prs': JSON.stringify(batch.included.map((pull) => pull.number)),
+    'batch-from': batch.window.from,
+    'batch-to': batch.window.to
   }
 }
 

@@ -2,6 +2,7 @@
 import { headingOf } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
 import { firstLine, forMarkdown } from '../text/untrusted.ts'
+import type { BatchPlan } from '../github/tracking-record.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { type Guardrail, namedFiles, type StepResult, type Verdict } from './verdict.ts'
 
@@ -20,6 +21,8 @@ export interface StepFacts {
   readonly preview?: PreviewOutcome | undefined
   /** With `docs-paths`: whether the agent's pull request kept to them. */
   readonly guardrail?: Guardrail | undefined
+  /** With `mode: batch`: what the batch covers. */
+  readonly batch?: BatchPlan | undefined
   /** The tracking comment, with `comment: true`: why it could not be written, and whether a re-run can find the job. */
   readonly comment?: { readonly problem: string | undefined; readonly protectsReruns: boolean } | undefined
 }
@@ -49,12 +52,22 @@ export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict
     ['Ref', cell(job?.ref)],
     ...previewRows(facts.preview),
     ...guardrailRow(facts.guardrail),
+    ...batchRow(facts.batch),
     ...commentRow(facts.comment),
     ['Waited', formatDuration(result.elapsedMs)],
     ['Polls', String(result.polls) + (result.faults > 0 ? ` (${result.faults} failed and retried)` : '')]
   ]
   const table = rows.map(([header, value]) => `<tr><th>${header}</th><td>${value}</td></tr>`).join('')
   return `<h3>${headingOf(result.kind)}</h3>\n<p>${forMarkdown(verdict.message, 2000)}</p>\n<table>${table}</table>\n`
+}
+
+/** The pull requests a batch sent, and those the gates left out. */
+function batchRow(batch: BatchPlan | undefined): [string, string][] {
+  if (batch === undefined) return []
+  const sent = batch.included.map((pull) => `#${pull.number}`).join(', ') || 'none'
+  const skipped = batch.skipped.map((skip) => `#${skip.number} (${forMarkdown(skip.reason, 200)})`).join(', ')
+  const range = `${batch.window.from.slice(0, 7) || 'start'}…${batch.window.to.slice(0, 7)}`
+  return [['Batch', `${sent}${skipped ? `; skipped: ${skipped}` : ''}; commits ${range}`]]
 }
 
 /** What docs-paths found: the files outside it, or why it was not checked. */

@@ -29,6 +29,10 @@ export const OUTPUT_NAMES = [
   'action-taken',
   'guardrail',
   'check-url',
+  'batch-size',
+  'batch-prs',
+  'batch-from',
+  'batch-to',
   'result'
 ] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]

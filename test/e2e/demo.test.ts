@@ -32,6 +32,20 @@ it('runs the demo of mode: pair: one job when the pull request opens, a follow-u
   expect(output).not.toContain('mint_demo_key_not_a_real_secret')
 }, 180_000)
 
+it('runs the demo of mode: batch: one job for the pull requests merged since, the gated one named; the next run spends none', async () => {
+  const { code, output } = await demo('batch')
+  expect(code, output).toBe(0)
+  expect(output).toContain(
+    'This batch covers 3 pull requests, oldest first: #51, #53, #54; and 1 commit pushed without a pull request'
+  )
+  expect(output).toContain('Left out by the gates, as nothing a reader of the docs would see: #52.')
+  expect(output).toContain('```markdown\nAdd a backoff option, as the changelog says.\n```')
+  expect(output).toContain('batch-prs: [51,53,54]')
+  expect(output).toContain('Skipped: nothing new. No agent job was started.')
+  expect(output).toContain('2 runs: 1 agent job for 4 merged pull requests; the second run spent none.')
+  expect(output).not.toContain('mint_demo_key_not_a_real_secret')
+}, 120_000)
+
 it('runs the demo: a merged pull request starts a job with what changed; it stays active, then completes with a pull request', async () => {
   const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], {
     env: { PATH: process.env['PATH'] ?? '', ACTION_ENTRY: inject('bundleEntry') }

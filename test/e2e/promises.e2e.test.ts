@@ -282,6 +282,10 @@ describe('inputs, time and signals', () => {
       'action-taken': '',
       guardrail: '',
       'check-url': '',
+      'batch-size': '',
+      'batch-prs': '',
+      'batch-from': '',
+      'batch-to': '',
       result: ''
     })
     expect(result.summary).toContain('The step did not start: inputs are invalid.')

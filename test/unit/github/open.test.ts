@@ -32,7 +32,12 @@ function sideOf(github: FakeGitHub): GitHub {
     runAttempt: 1
   }
   const log = { info: () => undefined, warning: () => undefined, debug: () => undefined }
-  const side = openGitHub(settingsOf({ 'github-token': 'ghs_x' }), opened.transport, 'acme/docs', log, undefined, run)
+  const side = openGitHub(
+    settingsOf({ 'github-token': 'ghs_x' }),
+    opened.transport,
+    { repository: 'acme/docs', log },
+    run
+  )
   if (side.kind !== 'ready') throw new Error(side.reason)
   return side.github
 }

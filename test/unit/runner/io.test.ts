@@ -30,6 +30,10 @@ describe('outputWriter', () => {
       ['action-taken', ''],
       ['guardrail', ''],
       ['check-url', ''],
+      ['batch-size', ''],
+      ['batch-prs', ''],
+      ['batch-from', ''],
+      ['batch-to', ''],
       ['result', '']
     ])
   })

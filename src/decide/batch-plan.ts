@@ -1,0 +1,159 @@
+// What the next batch of `mode: batch` covers: the commits on the branch after the cursor (the end of the latest batch
+// whose job completed), the pull requests merged there that no batch covered yet, oldest first and at most
+// `batch-limit`, each read and judged by the gates.
+import type { FetchedChanges } from '../github/change.ts'
+import type { BranchCommit, CommitWindow, History, MergedPull } from '../github/history.ts'
+import type { BatchWindow, TrackingState } from '../github/tracking-record.ts'
+import { counted } from '../prompt/tally.ts'
+import { forLog } from '../text/untrusted.ts'
+import type { StepSetup } from './decision.ts'
+import { gate, gatedChangeOf } from './gates.ts'
+
+/** How a batch whose every pull request the gates skipped is recorded: it moves the cursor like a completed one. */
+export const SKIPPED_BATCH = 'skipped'
+
+const DAY_MS = 86_400_000
+
+export interface NextBatch {
+  readonly branch: string
+  readonly window: CommitWindow
+  readonly taken: Taken
+  readonly plan: Plan
+}
+
+/** The next batch after these records (oldest first), read from the branch's history; its one line in the log. */
+export async function readNextBatch(
+  setup: StepSetup,
+  history: History,
+  records: readonly TrackingState[]
+): Promise<NextBatch> {
+  const moved = records.filter((state) => state.ended === 'completed' || state.ended === SKIPPED_BATCH)
+  const cursor = moved.at(-1)?.batch
+  const covered = new Set(moved.flatMap((state) => state.batch?.pulls ?? []))
+  const branch = await history.branch()
+  const window = await windowOf(setup, history, branch, cursor)
+  const shas = new Set(window.commits.map((commit) => commit.sha.toLowerCase()))
+  const earliest = Math.min(...window.commits.map((commit) => commit.date), setup.clock.date()) - DAY_MS
+  const pulls = (await history.merged(branch, earliest))
+    .filter((pull) => shas.has(pull.mergeCommit) && !covered.has(pull.facts.number))
+    .sort((a, b) => position(window, a) - position(window, b))
+  const taken = await takePulls(setup, history, pulls)
+  const plan = planBatch(window, pulls, taken, cursor?.to ?? '')
+  const read = { merged: pulls.length, branch, since: sinceWords(setup, cursor) }
+  setup.log.info(batchLine(plan, taken, read, history.requests()))
+  return { branch, window, taken, plan }
+}
+
+/** The commits since the cursor (its date, if history was rewritten), or since `batch-since` for a first batch. */
+async function windowOf(
+  setup: StepSetup,
+  history: History,
+  branch: string,
+  cursor: BatchWindow | undefined
+): Promise<CommitWindow> {
+  const { since } = setup.settings.batch
+  const now = setup.clock.date()
+  const start = cursor ?? (since.kind === 'commit' ? { to: since.sha, toDate: now - 7 * DAY_MS } : undefined)
+  if (start === undefined) {
+    const at = since.kind === 'date' ? since.at : now - (since.kind === 'ago' ? since.ms : 0)
+    return { commits: await history.since(at, branch), rewritten: false }
+  }
+  const window = await history.after(start.to, start.toDate, branch)
+  if (window.rewritten) {
+    setup.log.warning(
+      `The commit the last batch ended at (${start.to.slice(0, 7)}) is no longer in the history of ${forLog(branch, 80)} (it was rewritten): this batch starts at that commit's date, ${new Date(start.toDate).toISOString()}, instead.`
+    )
+  }
+  return window
+}
+
+function position(window: CommitWindow, pull: MergedPull): number {
+  return window.commits.findIndex((commit) => commit.sha.toLowerCase() === pull.mergeCommit)
+}
+
+export interface Taken {
+  /** The pull requests sent to the agent, each with its files. */
+  readonly parts: readonly { readonly pull: MergedPull; readonly fetched: FetchedChanges }[]
+  /** Judged and left out by the gates: listed, not sent. */
+  readonly skipped: readonly { readonly number: number; readonly reason: string }[]
+  /** How many of the merged pull requests this batch judged, oldest first: the rest wait. */
+  readonly judged: number
+}
+
+/** The oldest pull requests, up to `batch-limit`, each read and gated; a read that fails ends the batch before it. */
+async function takePulls(setup: StepSetup, history: History, pulls: readonly MergedPull[]): Promise<Taken> {
+  const { settings, log } = setup
+  const self = await setup.reads?.login()
+  const parts: Taken['parts'][number][] = []
+  const skipped: { number: number; reason: string }[] = []
+  let judged = 0
+  for (const pull of pulls.slice(0, settings.batch.limit)) {
+    let fetched
+    try {
+      fetched = await history.files(pull.facts)
+    } catch {
+      log.warning(
+        `The files of pull request #${pull.facts.number} could not be read from GitHub: it waits for the next run, and so do the pull requests merged after it.`
+      )
+      break
+    }
+    judged += 1
+    const gated = gatedChangeOf({ facts: pull.facts, fetched, requests: 0 })
+    const verdict = gated === undefined ? { kind: 'pass' as const } : gate(settings.gates, gated, self)
+    if (verdict.kind === 'skip') skipped.push({ number: pull.facts.number, reason: verdict.reason })
+    else parts.push({ pull, fetched })
+  }
+  const waiting = pulls.length - judged
+  if (waiting > 0) log.info(`${waiting} more merged pull request${waiting === 1 ? '' : 's'} wait for the next batch.`)
+  return { parts, skipped, judged }
+}
+
+export interface Plan {
+  readonly window: BatchWindow
+  readonly covered: readonly number[]
+  /** The commits the batch covers that no merged pull request brought. */
+  readonly direct: readonly BranchCommit[]
+}
+
+/** What the batch covers: up to the branch's head when every pull request was judged, else up to the last judged. */
+function planBatch(window: CommitWindow, pulls: readonly MergedPull[], taken: Taken, from: string): Plan {
+  const judged = pulls.slice(0, taken.judged)
+  const all = judged.length === pulls.length
+  const lastJudged = judged.at(-1)
+  const end = all
+    ? window.commits.length - 1
+    : lastJudged
+      ? position(window, lastJudged)
+      : position(window, pulls[0] as MergedPull) - 1
+  const within = window.commits.slice(0, end + 1)
+  const merges = new Set(pulls.map((pull) => pull.mergeCommit))
+  const to = within.at(-1)
+  const covered = judged.map((pull) => pull.facts.number)
+  return {
+    window: { from, to: to?.sha ?? from, toDate: to?.date ?? 0, pulls: covered },
+    covered,
+    direct: within.filter((commit) => !merges.has(commit.sha.toLowerCase()))
+  }
+}
+
+/** Where this batch starts, in the log's words: the last batch's end, or `batch-since` for the first batch. */
+function sinceWords(setup: StepSetup, cursor: BatchWindow | undefined): string {
+  if (cursor) return `the last batch (${cursor.to.slice(0, 7) || 'its start'})`
+  const { since } = setup.settings.batch
+  if (since.kind === 'commit') return `${since.sha.slice(0, 7)} (batch-since)`
+  const at = since.kind === 'date' ? since.at : setup.clock.date() - since.ms
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC (batch-since; no batch before this one)`
+}
+
+function batchLine(
+  plan: Plan,
+  taken: Taken,
+  read: { readonly merged: number; readonly branch: string; readonly since: string },
+  requests: number
+): string {
+  const merged = `${counted(read.merged, 'pull request')} merged into ${forLog(read.branch, 80)} since ${read.since}`
+  const gated = taken.skipped.length > 0 ? ` (${taken.skipped.length} of them skipped by the gates)` : ''
+  const direct = `${counted(plan.direct.length, 'commit')} pushed without a pull request`
+  const to = plan.window.to.slice(0, 7) || 'nothing'
+  return `Batch: ${merged}; this batch takes ${plan.covered.length}${gated} and ${direct}, up to ${to} (GitHub requests: ${requests}).`
+}

@@ -1,0 +1,178 @@
+// With `mode: batch`: one job for every pull request merged into the branch since the last batch whose job completed.
+// The digest issue keeps the record, one tracking comment per batch: what it covered (the commits after the cursor up
+// to its `to`, and the pull requests merged there), its job and the docs pull request. The cursor is the `to` of the
+// latest batch whose job completed: a failed, timed-out or cancelled batch is taken again, whole, by the next run.
+import type { History } from '../github/history.ts'
+import type { StoredComment } from '../github/tracking-comments.ts'
+import {
+  type BatchPlan,
+  type BatchWindow,
+  type TrackingState,
+  tracksProject,
+  UNKNOWN_JOB
+} from '../github/tracking-record.ts'
+import { composeBatch } from '../prompt/compose.ts'
+import { isTerminal } from '../text/outcome.ts'
+import { errorMessage, forLog } from '../text/untrusted.ts'
+import type { WaitResult } from '../wait/job-wait.ts'
+import { GITHUB_DEADLINE_MS, requestBudget } from '../wait/retry.ts'
+import { readNextBatch, SKIPPED_BATCH } from './batch-plan.ts'
+import { earlierAttempt, readTracked, runRecord } from './choose.ts'
+import type { Decision, StepSetup } from './decision.ts'
+import { sendPrompt } from './send.ts'
+
+export async function decideBatch(setup: StepSetup): Promise<Decision> {
+  const { history, settings } = setup
+  if (history === undefined || setup.github === undefined) {
+    const why = setup.githubUnavailable ?? 'GitHub could not be set up'
+    return {
+      kind: 'error',
+      reason: `mode: batch keeps its record on the digest issue, which could not be reached: ${why}.`
+    }
+  }
+  const read = await readTracked(setup, true)
+  if (read.kind !== 'read') return read
+  const prompt = settings.prompt ?? ''
+  const earlier = await earlierAttempt(setup, read.tracked, runRecord(setup), prompt)
+  if (earlier) return earlier
+  const batches = read.tracked.filter(
+    (comment) => comment.state.batch && tracksProject(comment.state, settings.projectId)
+  )
+  const pending = await pendingBatch(setup, batches.at(-1))
+  if (pending.kind !== 'none') return pending.decision
+  try {
+    return await nextBatch(
+      setup,
+      history,
+      batches.map((comment) => pending.ended(comment)),
+      read.tracked.length
+    )
+  } catch (error) {
+    if (setup.clock.cancelled()) return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
+    const why = forLog(setup.redact(errorMessage(error)), 300)
+    return {
+      kind: 'error',
+      reason: `Could not read what was merged since the last batch (${why}). Nothing was sent; the next run tries again.`
+    }
+  }
+}
+
+type Pending =
+  | { readonly kind: 'decided'; readonly decision: Decision }
+  /** No batch is running; `ended` gives a record as it is now (its end noted when this run learned it). */
+  | { readonly kind: 'none'; readonly ended: (comment: StoredComment) => TrackingState }
+
+/**
+ * The latest batch, when its record says no end: a run that ended while its job was still active (a timeout, a
+ * cancel) left it so. Its job is read once: still running, this run waits for it instead of starting a second job for
+ * the same pull requests; ended, its end is noted, and the cursor moves on if it completed.
+ */
+async function pendingBatch(setup: StepSetup, last: StoredComment | undefined): Promise<Pending> {
+  const asIs: Pending = { kind: 'none', ended: (comment) => comment.state }
+  if (last === undefined || last.state.ended !== undefined) return asIs
+  const { state } = last
+  if (state.job === UNKNOWN_JOB) {
+    if (!state.requests.some((request) => request.unsure)) return asIs
+    const reason =
+      "The last batch on the digest issue tried to start an agent job, and could not tell whether it did. Nothing was sent, so that no pull request is documented twice: look on the Mintlify dashboard, then delete that batch's comment from the digest issue to let the next run take its pull requests again."
+    return { kind: 'decided', decision: { kind: 'error', reason } }
+  }
+  const timeoutMs = requestBudget(setup.settings.requestTimeoutMs, setup.deadline, setup.clock.now())
+  const job = await setup.api.getJob(state.job, timeoutMs)
+  if (job.kind === 'job' && !isTerminal(job.job.status)) {
+    setup.log.info(
+      `The batch before this one is still running (agent job "${forLog(state.job, 80)}"): waiting for it instead of starting a second job for the same pull requests.`
+    )
+    const comment = setup.openComment({ state, commentId: last.id, find: false })
+    const decision: Decision = {
+      kind: 'job',
+      jobId: state.job,
+      job: job.job,
+      request: undefined,
+      followedUp: false,
+      sent: false,
+      comment,
+      ...(state.batch ? { batch: planOf(state.batch) } : {})
+    }
+    return { kind: 'decided', decision }
+  }
+  if (job.kind !== 'job') {
+    const why =
+      job.kind === 'cancelled' ? 'the run was cancelled' : job.kind === 'not found' ? job.described : job.reason
+    const reason = `The batch before this one left agent job "${forLog(state.job, 80)}", which cannot be read now (${why}), so it may still be running. Nothing was sent; the next run looks again.`
+    return { kind: 'decided', decision: { kind: job.kind === 'cancelled' ? 'cancelled' : 'error', reason } }
+  }
+  setup.log.info(`The batch before this one ended ${job.job.status} (agent job "${forLog(state.job, 80)}").`)
+  const status = job.job.status
+  const ended = { ...state, ended: status, ...(job.job.pr.kind === 'link' ? { pr: job.job.pr.url.href } : {}) }
+  if (isTerminal(status)) {
+    // The record says so now: the cursor moves on from a completed batch, once.
+    const result = { kind: status, polls: 0, faults: 0, elapsedMs: 0, job: job.job }
+    const note = setup.openComment({ state, commentId: last.id, find: false })
+    await note?.end({ kind: 'ended', result, message: '', timeoutMs: setup.settings.timeoutMs })
+  }
+  return { kind: 'none', ended: (comment) => (comment.id === last.id ? ended : comment.state) }
+}
+
+/** The batch of what was merged since the cursor, sent as one job; or why there is none. */
+async function nextBatch(
+  setup: StepSetup,
+  history: History,
+  records: readonly TrackingState[],
+  recordsRead: number
+): Promise<Decision> {
+  const { settings } = setup
+  const { branch, window, taken, plan } = await readNextBatch(setup, history, records)
+  if (plan.covered.length === 0 && plan.direct.length === 0) {
+    return { kind: 'skipped', reason: window.commits.length === 0 ? 'nothing new' : 'nothing new could be read' }
+  }
+  if (await anotherRunTookIt(setup, recordsRead)) {
+    return { kind: 'skipped', reason: 'another run took this batch: its record appeared on the digest issue meanwhile' }
+  }
+  const included = taken.parts.map(({ pull }) => ({ number: pull.facts.number, url: pull.facts.url }))
+  const batch: BatchPlan = { window: plan.window, included, skipped: taken.skipped }
+  if (included.length === 0 && plan.direct.length === 0) return skippedBatch(setup, batch)
+  const comment = setup.openComment({ state: { job: UNKNOWN_JOB, requests: [], batch: plan.window }, find: false })
+  const material = { branch, parts: taken.parts, direct: plan.direct, skipped: taken.skipped }
+  const prompt = settings.prompt ?? ''
+  const text = (): Promise<string> => Promise.resolve(composeBatch(prompt, settings, material, setup.redact))
+  const decided = await sendPrompt(setup, runRecord(setup), { prompt, target: { kind: 'start' }, text }, comment)
+  return decided.kind === 'job' ? { ...decided, batch } : decided
+}
+
+/** Whether another run recorded a batch on the digest issue since this run read it. */
+async function anotherRunTookIt(setup: StepSetup, recordsRead: number): Promise<boolean> {
+  const again = await setup.github?.listTracked(GITHUB_DEADLINE_MS).catch(() => undefined)
+  return again !== undefined && again.length > recordsRead
+}
+
+/** Every pull request of the batch was skipped by the gates: recorded, so the cursor passes them, and no job. */
+function skippedBatch(setup: StepSetup, batch: BatchPlan): Decision {
+  const reason = `every pull request of this batch was skipped by the gates (${batch.skipped.map((skip) => `#${skip.number}`).join(', ')})`
+  const state = { job: UNKNOWN_JOB, requests: [], batch: batch.window, ended: SKIPPED_BATCH }
+  return { kind: 'skipped', reason, comment: setup.openComment({ state, find: false }), batch }
+}
+
+/** A batch as a record tells it, when the run that started it ended before its job did. */
+function planOf(window: BatchWindow): BatchPlan {
+  return { window, included: window.pulls.map((number) => ({ number, url: '' })), skipped: [] }
+}
+
+/** With `batch-notify`: once the batch's job completes with a pull request, one line on each pull request it covered. */
+export async function notifyCovered(
+  setup: StepSetup,
+  decision: Decision & { kind: 'job' },
+  result: WaitResult
+): Promise<void> {
+  const { history, log } = setup
+  const opened = result.job?.pr
+  if (!setup.settings.batch.notify || decision.batch === undefined || history === undefined) return
+  if (result.kind !== 'completed' || opened?.kind !== 'link') return
+  const count = decision.batch.included.length
+  const body = `Documented in ${opened.url.href}, by a docs batch of ${count} pull request${count === 1 ? '' : 's'}.`
+  for (const { number } of decision.batch.included) {
+    await history.note(number, body).catch(() => {
+      log.warning(`Could not comment on pull request #${number}: the workflow needs permissions: pull-requests: write.`)
+    })
+  }
+}
