@@ -34,7 +34,7 @@ function readProbe(stderr: string): Probe {
 }
 
 /** Bundles bench/floor.ts as the action is bundled (ncc, minified); returns the entry and a clean-up. */
-async function buildFloor(): Promise<{ entry: string; remove: () => Promise<void> }> {
+export async function buildFloor(): Promise<{ entry: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'))
   const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
   execFileSync(process.execPath, [ncc, 'build', join(ROOT, 'bench', 'floor.ts'), '-o', dir, '--minify', '--quiet'], {

@@ -4,6 +4,7 @@ import { formatDuration } from '../src/text/duration.ts'
 import { allowedLagMs, measurePolling } from './polling.ts'
 import { measureModuleLoads, measureProcess } from './process.ts'
 import { measureRunRequests } from './github.ts'
+import { MONTH_SCALE, measureMonth } from './month.ts'
 import { measureScaled, SCALE } from './scaled.ts'
 import { measureSoak } from './soak.ts'
 
@@ -233,6 +234,77 @@ if (shortest && longest) {
     `${githubRequests(longest)} vs ${githubRequests(shortest)}`
   )
 }
+
+console.log(`\n## 6. A month of merges, three ways (bundled action, jobs scaled ${MONTH_SCALE}x down)\n`)
+console.log(
+  'Four weeks of a repository: 15 merged pull requests a week (a third touch only tests; a no-docs label, three'
+)
+console.log('dependency bumps and a release bot among them). One job per merge is the first recipe with no gates; the')
+console.log(
+  "gates are the README's (paths-ignore: test/**, **/*.test.ts, and the default skip-labels and skip-authors);"
+)
+console.log(
+  "batch is the README's recipe on its schedule, through the month and the Monday after. A job runs 4 minutes,"
+)
+console.log(
+  'and 2 more per pull request its prompt describes. Runner time: every run, its wait on the job scaled back up.\n'
+)
+const month = await measureMonth()
+const [perMerge, gated, weekdays] = month.rows
+const hours = (value: number): string => `${(value / 3_600_000).toFixed(1)} h`
+console.log(
+  table(
+    ['strategy', 'runs', 'agent jobs', 'per 20 merged', 'runner time', 'admin API requests', 'GitHub requests'],
+    month.rows.map((row) => [
+      row.strategy,
+      String(row.runs),
+      String(row.jobs),
+      ((row.jobs / month.merged) * 20).toFixed(1),
+      hours(row.runnerMs),
+      String(row.adminRequests),
+      String(row.githubRequests)
+    ])
+  )
+)
+const perRun = weekdays?.githubPerRun ?? []
+console.log(
+  `\n${month.merged} merged, ${month.passing} of them through the gates. GitHub requests of a batch run: ` +
+    `${(perRun.reduce((sum, count) => sum + count, 0) / Math.max(1, perRun.length)).toFixed(1)} on average, ` +
+    `${Math.max(0, ...perRun)} at most. A run the gates skip takes ${ms(month.skippedRunMs)} from spawn to exit; ` +
+    `the toolkit floor ${ms(month.floorMs)}.`
+)
+if (perMerge && gated && weekdays) {
+  judge(
+    'one job per merge spends one job per merged pull request',
+    perMerge.jobs === month.merged,
+    `${perMerge.jobs} of ${month.merged}`
+  )
+  const gatedRatio = gated.jobs / perMerge.jobs
+  judge(
+    'the gates spend <= 50% of the jobs of one job per merge',
+    gatedRatio <= 0.5,
+    `${gated.jobs} jobs: ${percent(gatedRatio)}`
+  )
+  judge(
+    'a weekday batch spends fewer jobs than one per merge with the gates',
+    weekdays.jobs < gated.jobs,
+    `${weekdays.jobs} vs ${gated.jobs}: ${percent(weekdays.jobs / gated.jobs)}`
+  )
+  for (const row of month.rows.slice(1)) {
+    const described = [...row.described].sort((a, b) => a - b)
+    judge(
+      `${row.strategy}: each pull request the gates pass described to exactly one job`,
+      described.length === month.passing && new Set(described).size === described.length,
+      `${described.length} described, ${new Set(described).size} of them distinct, of ${month.passing}`
+    )
+  }
+}
+const skippedRatio = month.skippedRunMs / month.floorMs
+judge(
+  'a run the gates skip <= 1.6x the toolkit floor, spawn to exit',
+  skippedRatio <= 1.6,
+  `${skippedRatio.toFixed(2)}x`
+)
 
 console.log('\n## Verdicts\n')
 for (const verdict of verdicts)

@@ -22,6 +22,8 @@ export interface SimulatedJob {
   /** GETs answered since the job was last started or followed up. */
   polls: number
   since: number
+  /** When the last GET of it was answered (performance.now()). */
+  polledAt: number | undefined
   run: JobRun
   /** The status shown before the last follow-up, while a follow-up has not taken effect yet. */
   lingering: string | undefined
@@ -34,6 +36,8 @@ export interface AgentApiOptions {
   readonly run?: JobRun
   /** How the first, second… new job runs, in turn (the last for every later one); `run` for those past none. */
   readonly runs?: readonly JobRun[]
+  /** How a new job runs, from its prompt (a batch's job runs longer, say); before `runs` and `run`. */
+  readonly runFor?: (prompt: string) => JobRun
   /** Every follow-up is answered this, as a job whose state takes none may be. */
   readonly refuseFollowUps?: { readonly status: number; readonly error: string }
   /** Jobs that exist before the first request, e.g. for follow-ups or to wait for. */
@@ -82,6 +86,7 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
       prompts: [],
       polls: 0,
       since: performance.now(),
+      polledAt: undefined,
       run: job,
       lingering: undefined
     })
@@ -161,7 +166,8 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
         prompts: [prompt],
         polls: 0,
         since: performance.now(),
-        run: runs[Math.min(next - 1, runs.length - 1)] ?? run,
+        polledAt: undefined,
+        run: options.runFor?.(prompt) ?? runs[Math.min(next - 1, runs.length - 1)] ?? run,
         lingering: undefined
       }
       next += 1
@@ -201,6 +207,7 @@ export function simulateAgentApi(options: AgentApiOptions): AgentApi {
       const job = jobs.get(decodeURIComponent(get[1] ?? ''))
       if (!job) return sendJson(res, 404, { error: 'Agent job not found' })
       job.polls += 1
+      job.polledAt = performance.now()
       if (job.lingering !== undefined && job.polls > 0) {
         job.lingering = undefined
         job.polls = 1
