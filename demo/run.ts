@@ -1,12 +1,14 @@
 // `npm run demo`: the bundled action run exactly as the Actions runner would run it, and what a user would see. By
 // default against a local simulated admin API and a simulated GitHub (no account needed; see scenario.ts);
 // `npm run demo -- pair` plays a code pull request's life with `mode: pair` (see pair.ts), `npm run demo -- batch` a
-// daily batch with `mode: batch` (see batch.ts). With MINTLIFY_API_KEY and
+// daily batch with `mode: batch` (see batch.ts), `npm run demo -- command` requests from comments (see command.ts).
+// With MINTLIFY_API_KEY and
 // MINTLIFY_PROJECT_ID set, it uses the real API instead: it starts a job from MINTLIFY_PROMPT, or waits for
 // MINTLIFY_JOB_ID.
 import { runAction } from '../sim/run-action.ts'
 import { renderRunnerLog, renderSummaryText } from '../sim/runner-log.ts'
 import { showBatchDemo } from './batch.ts'
+import { showCommandDemo } from './command.ts'
 import { showPairDemo } from './pair.ts'
 import { DEMO_PROMPT, runDemoScenario } from './scenario.ts'
 
@@ -40,6 +42,8 @@ if (real) {
   process.exitCode = await showPairDemo(entry, line)
 } else if (story === 'batch') {
   process.exitCode = await showBatchDemo(entry, line)
+} else if (story === 'command') {
+  process.exitCode = await showCommandDemo(entry, line)
 } else {
   console.log(
     `Pull request #42 in acme/api was merged. The workflow asks the Mintlify agent to update the docs, with the prompt\n\n  ${DEMO_PROMPT}\n\nand context: auto, preview: true and comment: true, against a simulated admin API (the job stays active for\nabout 3 s, then completes with a pull request in acme/docs, whose preview then builds) and a simulated GitHub.`

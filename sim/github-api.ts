@@ -1,7 +1,8 @@
 // A local stand-in for the parts of GitHub's API the action uses, across the repositories a test names (the
 // workflow's own, `owner/repo`, and others such as a docs repository): GraphQL's `viewer` (who the token acts as); an
 // issue's comments (list, paginated; create; update) and the repository's comments updated since a time; pull
-// requests (read, close), their files, and compares between two commits; labels; check runs.
+// requests (read, close), their files, and compares between two commits; labels; check runs; who may do what
+// (collaborator permission) and reactions on comments.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 import {
@@ -11,6 +12,7 @@ import {
   type SimulatedHistory,
   type SimulatedIssue
 } from './github-history.ts'
+import { permissionAnswer, type Reaction, react } from './github-people.ts'
 
 export interface StoredComment {
   readonly id: number
@@ -86,6 +88,8 @@ export interface FakeGitHub extends RunningServer {
   readonly issues: SimulatedIssue[]
   /** The workflow repository's history, when the test gave one: rewrite its commits to simulate a force-push. */
   readonly history: SimulatedHistory | undefined
+  /** The reactions the action left on comments, in order. */
+  readonly reactions: Reaction[]
 }
 
 export interface FakeGitHubOptions {
@@ -127,6 +131,8 @@ export interface FakeGitHubOptions {
   readonly issues?: readonly SimulatedIssue[]
   /** Answers these reads (`METHOD path`, query left out) with this status: a read that fails for one pull request. */
   readonly failReads?: Readonly<Record<string, number>>
+  /** Each login's role on the workflow's repository (`admin`, `maintain`, `write`, `triage`, `read`); `read` if not named. */
+  readonly roles?: Readonly<Record<string, string>>
 }
 
 /** GitHub refuses a comment longer than this, with this answer. */
@@ -159,6 +165,7 @@ interface World {
   readonly checkRuns: CheckRun[]
   readonly issues: SimulatedIssue[]
   readonly history: SimulatedHistory | undefined
+  readonly reactions: Reaction[]
   nextId: number
   writes: number
   /** Timestamps a second apart, in the order things were made. */
@@ -181,6 +188,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     checkRuns: [],
     issues: (options.issues ?? []).map((issue) => ({ ...issue, labels: [...issue.labels] })),
     history: options.history,
+    reactions: [],
     nextId: 1000,
     writes: 0,
     clock: Date.parse('2026-11-22T09:00:00Z')
@@ -208,7 +216,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     pulls: world.pulls,
     checkRuns: world.checkRuns,
     issues: world.issues,
-    history: world.history
+    history: world.history,
+    reactions: world.reactions
   }
 }
 
@@ -287,6 +296,11 @@ function read(world: World, request: Request, repo: string, rest: string): void 
       items.map((comment) => commentView(world, comment)),
       headers
     )
+  }
+  const collaborator = /^\/collaborators\/([^/]+)\/permission$/.exec(rest)
+  if (collaborator && repo === world.home) {
+    const answer = permissionAnswer(world.options.roles ?? {}, decodeURIComponent(collaborator[1] ?? ''))
+    return sendJson(res, answer.status, answer.body)
   }
   const files = /^\/pulls\/(\d+)\/files$/.exec(rest)
   if (files) {
@@ -403,6 +417,12 @@ async function write(world: World, request: Request, repo: string, rest: string)
     world.comments.push(comment)
     return done(201, commentView(world, comment))
   }
+  const reacted = /^\/(issues|pulls)\/comments\/(\d+)\/reactions$/.exec(rest)
+  if (reacted && req.method === 'POST') {
+    const wanted = { commentId: Number(reacted[2]), review: reacted[1] === 'pulls', content: String(body['content']) }
+    const answer = react(world.reactions, { ...wanted, user: world.viewer })
+    return done(answer.status, answer.body)
+  }
   const update = /^\/issues\/comments\/(\d+)$/.exec(rest)
   if (update && req.method === 'PATCH') {
     // A token with admin rights can edit anyone's comment, as on GitHub: the action must not rely on a refusal.
@@ -426,7 +446,11 @@ function writePullsAndChecks(
 ): void {
   const { req, res } = request
   const labels = /^\/issues\/(\d+)\/labels(?:\/(.+))?$/.exec(rest)
-  const labelled = labels ? pullOf(world, repo, Number(labels[1])) : undefined
+  const number = Number(labels?.[1])
+  const labelled = labels
+    ? (pullOf(world, repo, number) ??
+      (repo === world.home ? world.issues.find((issue) => issue.number === number) : undefined))
+    : undefined
   if (labels && labelled && req.method === 'POST') {
     for (const name of Array.isArray(body['labels']) ? body['labels'] : []) {
       if (!labelled.labels.includes(String(name))) labelled.labels.push(String(name))

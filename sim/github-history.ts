@@ -35,7 +35,7 @@ export interface SimulatedHistory {
 export interface SimulatedIssue {
   readonly number: number
   readonly title: string
-  readonly labels: string[]
+  labels: string[]
   state: 'open' | 'closed'
 }
 

@@ -8,6 +8,8 @@ import type { History } from './github/history.ts'
 import type { OpenedGitHub, Where } from './github/open.ts'
 import type { PullOperations } from './github/pulls.ts'
 import type { GitHubReads } from './github/reads.ts'
+import type { RequestDesk } from './github/requests.ts'
+import { takesRequests } from './inputs/modes.ts'
 import { type Settings, usesIssue } from './inputs/settings.ts'
 import { composePrompt } from './prompt/compose.ts'
 import type { RunnerEnvironment } from './runner/environment.ts'
@@ -31,6 +33,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const clock = stepClock(transport.cancelSignal)
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
+  const desk = askedWith(settings, environment.eventName) ? await loadDesk(settings, outside) : undefined
   const reads = readsChange(settings, environment.eventName) ? await loadReads(settings, outside) : undefined
   const history = settings.mode === 'batch' ? await loadHistory(settings, outside) : undefined
   const digest = history ? await digestIssue(settings, history, outside) : undefined
@@ -63,6 +66,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     reads,
     pulls,
     history,
+    desk,
     redact: transport.redact,
     githubHosts: githubHosts(environment.serverUrl),
     runId: environment.runId,
@@ -72,7 +76,10 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
       settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
     compose: async (prompt) => {
       const change = settings.context === 'auto' ? await reads?.change() : undefined
-      return composePrompt(prompt, settings, change, transport.redact, runner.log)
+      // The comment that asked is the prompt itself, not material about the change.
+      const asked = desk?.read?.kind === 'request' && change?.facts.kind === 'issue'
+      const material = asked ? { ...change, facts: { ...change.facts, comment: undefined } } : change
+      return composePrompt(prompt, settings, material, transport.redact, runner.log)
     }
   }
 }
@@ -105,8 +112,46 @@ function runUrlOf(environment: RunnerEnvironment): string | undefined {
   return `${environment.serverUrl}/${environment.repository}/actions/runs/${environment.runId}`
 }
 
+/** The events a person asks with: a comment (with `command`), an added label (with `label`). */
+const REQUEST_EVENTS = new Set([
+  'issue_comment',
+  'pull_request_review_comment',
+  'issues',
+  'pull_request',
+  'pull_request_target'
+])
+
+/** Whether this event may be a request, for the step to read what it asks (see github/requests.ts). */
+function askedWith(settings: Settings, eventName: string): boolean {
+  return takesRequests(settings.requests) && REQUEST_EVENTS.has(eventName)
+}
+
+/** What a person asks, and the answers on GitHub (see github/requests.ts). Never throws. */
+async function loadDesk(settings: Settings, outside: Outside): Promise<RequestDesk | undefined> {
+  const { transport, environment, runner } = outside
+  try {
+    const { openDesk } = await import('./github/requests.ts')
+    return openDesk(settings, transport, {
+      repository: environment.repository,
+      deadlineMs: GITHUB_DEADLINE_MS,
+      log: runner.log
+    })
+  } catch {
+    runner.log.warning('The request in this event cannot be read (an error in the action).')
+    return undefined
+  }
+}
+
 /** Events that are about a change the gates can judge (an author, labels, files). */
-const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push', 'issues', 'issue_comment', 'release'])
+const CHANGE_EVENTS = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review_comment',
+  'push',
+  'issues',
+  'issue_comment',
+  'release'
+])
 
 /** Whether the step reads the change the event is about: for `context: auto`, to gate it, or to find its commit. */
 function readsChange(settings: Settings, eventName: string): boolean {

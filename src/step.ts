@@ -7,6 +7,7 @@ import type { Decision, StepSetup } from './decide/decision.ts'
 import { beforeSpending, checkGuardrail } from './decide/gates.ts'
 import { closeSuperseded, decidePair } from './decide/pair.ts'
 import { decideBatch, notifyCovered } from './decide/batch.ts'
+import { answerRequest, decideRequest } from './decide/command.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
 import type { CheckRun } from './report/check-run.ts'
@@ -32,12 +33,19 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   // The comment, if a request was recorded on it, says why nothing is waited for; a request that may have reached the
   // API stays recorded there, so that a re-run does not send it again.
   const elapsedMs = setup.clock.now() - setup.startedAt
-  const result = { polls: 0, faults: 0, elapsedMs, job: undefined, kind: decision.kind, reason: decision.reason }
+  const job = decision.kind === 'skipped' ? decision.job : undefined
+  const result = { polls: 0, faults: 0, elapsedMs, job, kind: decision.kind, reason: decision.reason }
   await report(result, decision.comment)
 }
 
 /** What to do with this event, as the mode says; the gates first, wherever a prompt would be sent. */
 async function decide(setup: StepSetup): Promise<Decision> {
+  const { desk, settings } = setup
+  if (desk?.read) return decideRequest(setup, desk, desk.read)
+  if (settings.prompt === undefined && settings.jobId === undefined) {
+    // Only with `command` and no prompt of the workflow's own: this event is no comment that could ask.
+    return { kind: 'skipped', reason: 'no command' }
+  }
   if (setup.settings.mode === 'batch') return decideBatch(setup)
   if (setup.settings.mode === 'pair') {
     const change = await setup.reads?.change()
@@ -86,6 +94,7 @@ async function followJob(
   const guardrail = await checkGuardrail(setup, result)
   await closeSuperseded(setup, decision, result)
   await notifyCovered(setup, decision, result)
+  await answerRequest(setup, decision, result)
   const preview = settings.preview ? await previewPhase(result, setup, runner, comment) : undefined
   await report(result, comment, { preview, guardrail })
 }
@@ -132,15 +141,19 @@ function stepFacts(settings: Settings, decision: Decision): StepFacts {
   const sentKind = decision.kind === 'job' ? decision.request?.kind : decision.kind === 'skipped' ? undefined : tried
   const made = decision.kind === 'job' && decision.sent ? decision.request?.kind : undefined
   const ended = decision.kind === 'skipped' ? decision.action : undefined
+  const { asked } = decision
+  const taken = made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : (ended ?? 'none')
+  const prompt = asked?.prompt ?? settings.prompt
   return {
     projectId: settings.projectId,
-    actionTaken: made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : (ended ?? 'none'),
+    actionTaken: asked === undefined ? taken : made ? 'commanded' : asked.taken === 'commanded' ? 'none' : asked.taken,
+    requestedBy: asked?.by,
     jobsStarted: made === 'start' ? 1 : 0,
     jobId: decision.jobId,
     batch: decision.kind === 'job' || decision.kind === 'skipped' ? decision.batch : undefined,
     sent:
-      settings.prompt === undefined || sentKind === undefined
+      prompt === undefined || sentKind === undefined
         ? undefined
-        : { kind: sentKind === 'start' ? 'prompt' : 'follow-up', prompt: settings.prompt }
+        : { kind: sentKind === 'start' ? 'prompt' : 'follow-up', prompt }
   }
 }

@@ -6,6 +6,7 @@ import type { GitHub } from '../github/open.ts'
 import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
 import type { History } from '../github/history.ts'
+import type { RequestDesk } from '../github/requests.ts'
 import type { BatchPlan, TrackedRequest } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
@@ -32,6 +33,8 @@ export interface StepSetup {
   readonly pulls: PullOperations | undefined
   /** With `mode: batch`: the branch's history, the merged pull requests, the digest issue. */
   readonly history: History | undefined
+  /** With `command` or `label`, on an event a person asks with: what they asked, and the answers on GitHub. */
+  readonly desk: RequestDesk | undefined
   /** Replaces the key and the token in text from outside before it is shown. */
   readonly redact: Redact
   /** Hosts whose pull request URLs the action can read: github.com and the runner's own. */
@@ -45,6 +48,15 @@ export interface StepSetup {
   readonly openComment: (start: CommentStart) => TrackingComment | undefined
   /** The prompt as it is sent: with `context: auto`, followed by what changed. */
   readonly compose: (prompt: string) => Promise<string>
+}
+
+/** A person's request, with `command` or `label`: who asked, what the step did with it, and their words. */
+export interface Asked {
+  readonly by: string
+  /** `commanded` once a job was started or followed up for them. */
+  readonly taken: 'commanded' | 'status-replied' | 'usage-replied' | 'refused' | 'none'
+  /** Their instructions, when they gave any: the prompt sent. */
+  readonly prompt?: string | undefined
 }
 
 export type Decision =
@@ -64,6 +76,7 @@ export type Decision =
       readonly supersedes?: string | undefined
       /** With `mode: batch`: what the batch covers. */
       readonly batch?: BatchPlan | undefined
+      readonly asked?: Asked | undefined
     }
   /**
    * Nothing worth a job: nothing was sent, and the reason (one line) says why. With `mode: pair`, `action` says when
@@ -75,8 +88,11 @@ export type Decision =
       readonly action?: 'merged' | 'closed'
       /** With `mode: batch`: the record of a batch whose every pull request the gates skipped. */
       readonly comment?: TrackingComment | undefined
-      readonly jobId?: undefined
+      /** The job a status request read, and what it read. */
+      readonly jobId?: string | undefined
+      readonly job?: AgentJob | undefined
       readonly batch?: BatchPlan | undefined
+      readonly asked?: Asked | undefined
     }
   /**
    * Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look); with
@@ -91,4 +107,5 @@ export type Decision =
       readonly jobId?: string | undefined
       /** The status of the API's no to the request (a 4xx): a 400 may say the job's state takes no follow-up. */
       readonly refusedWith?: number | undefined
+      readonly asked?: Asked | undefined
     }

@@ -29,7 +29,13 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
       return { kind: 'skipped', reason: verdict.reason }
     }
   }
-  if (!settings.githubUse.countJobs) return undefined
+  return jobCap(setup)
+}
+
+/** With `max-jobs-per-hour`: the decision that no job is left to spend this hour; undefined to go on. */
+export async function jobCap(setup: StepSetup): Promise<Decision | undefined> {
+  const { settings, reads, log } = setup
+  if (!settings.githubUse.countJobs || reads === undefined) return undefined
   const since = setup.clock.date() - HOUR_MS
   const started = await reads.startsSince(since, setup.runId)
   if (started === undefined) {
@@ -150,7 +156,7 @@ function movedFrom(gates: Gates, file: ChangedFile): boolean {
 }
 
 /** GraphQL names an app `name`, REST its author `name[bot]`: the two forms are one login. */
-function sameLogin(author: string, self: string | undefined): boolean {
+export function sameLogin(author: string, self: string | undefined): boolean {
   if (self === undefined || self === '') return false
   const me = self.toLowerCase()
   return author === me || author === `${me}[bot]` || `${author}[bot]` === me

@@ -42,6 +42,7 @@ export function factsFromEvent(eventName: string, payload: unknown, repository: 
   switch (event) {
     case 'pull_request':
     case 'pull_request_target':
+    case 'pull_request_review_comment':
       return pullRequestFacts(event, payload, name)
     case 'push':
       return pushFacts(payload, name)

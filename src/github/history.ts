@@ -178,7 +178,9 @@ export class History {
         repo: this.repo,
         title: 'Docs digest',
         body: DIGEST_BODY,
-        labels: [label]
+        labels: [label],
+        // Never twice: a 5xx may come after GitHub made the issue, which the next run finds by its label.
+        request: { retries: 0 }
       })
     )
     const number = positiveIntegerOf(fieldsOf(created.data)['number'])
@@ -190,7 +192,13 @@ export class History {
   async note(number: number, body: string): Promise<void> {
     const writes = this.#writes()
     await writes.bounded(
-      writes.octokit.rest.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body })
+      writes.octokit.rest.issues.createComment({
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: number,
+        body,
+        request: { retries: 0 }
+      })
     )
   }
 

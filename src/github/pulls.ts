@@ -83,7 +83,13 @@ export class PullOperations {
   /** Posts a comment on the docs pull request. */
   comment(ref: PullRef, body: string): Promise<Done<void>> {
     return this.#onDocs(ref, `comment on ${describe(ref)}`, async (client, where) => {
-      await client.octokit.rest.issues.createComment({ ...where, issue_number: ref.number, body })
+      // Never twice: a 5xx may come after GitHub made the comment.
+      await client.octokit.rest.issues.createComment({
+        ...where,
+        issue_number: ref.number,
+        body,
+        request: { retries: 0 }
+      })
     })
   }
 
@@ -118,7 +124,8 @@ export class PullOperations {
         ...where,
         name,
         head_sha: headSha,
-        ...checkFields(state)
+        ...checkFields(state),
+        request: { retries: 0 }
       })
       return { id: data.id, url: textOf(fieldsOf(data)['html_url']) }
     })

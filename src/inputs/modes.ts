@@ -27,6 +27,34 @@ export interface Modes {
   readonly docsPaths: PathFilter | undefined
   /** With `mode: batch`. */
   readonly batch: Batching
+  /** Requests from people: a comment command, a label. */
+  readonly requests: Requests
+}
+
+/** The repository roles, least first: who may ask is at least `command-permission`. */
+export const ROLES = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const
+export type Role = (typeof ROLES)[number]
+const ASKING_ROLES: readonly Role[] = ['triage', 'write', 'maintain', 'admin']
+
+export interface Requests {
+  /** The word a comment's first line starts with to ask (`/docs`); undefined: comments ask nothing. */
+  readonly command: string | undefined
+  /** The least role on the repository a person needs to ask. */
+  readonly permission: Role
+  /** The label whose adding asks; undefined: labels ask nothing. */
+  readonly label: string | undefined
+  /** Take the label off again once asked, so that adding it again asks again. */
+  readonly labelRemove: boolean
+}
+
+/** Whether `role` is at least `needed`. */
+export function mayAsk(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed)
+}
+
+/** Whether people can ask: a command or a label is set. */
+export function takesRequests(requests: Requests): boolean {
+  return requests.command !== undefined || requests.label !== undefined
 }
 
 /** Where a first batch starts, with no earlier one to go on from. */
@@ -72,7 +100,33 @@ export function readModes(reader: InputReader, request: { readonly jobId: string
     pair: { drafts: reader.boolean('pair-drafts'), mergedLabel: mergedLabel === '' ? undefined : mergedLabel },
     docsToken: readGitHubToken(reader, false, 'docs-token'),
     check: check ? { name: checkName } : undefined,
-    docsPaths: readPatterns(reader, 'docs-paths')
+    docsPaths: readPatterns(reader, 'docs-paths'),
+    requests: readRequests(reader)
+  }
+}
+
+/** `command`, `command-permission`, `label` and `label-remove`. */
+export function readRequests(reader: InputReader): Requests {
+  const command = reader.text('command')
+  if (command !== '' && !/^[^\s@]\S{0,39}$/.test(command)) {
+    reader.problem(
+      `Input "command" must be one word of at most 40 characters that does not start with @ (a mention notifies that name, and @mintlify is Mintlify's own app): such as /docs; got "${command}".`
+    )
+  }
+  const permissionText = reader.text('command-permission').toLowerCase() || 'write'
+  const permission = ASKING_ROLES.find((role) => role === permissionText)
+  if (permission === undefined) {
+    reader.problem(
+      `Input "command-permission" must be ${ASKING_ROLES.join(', ')}; got "${reader.text('command-permission')}".`
+    )
+  }
+  const label = reader.text('label')
+  if (label.length > 50) reader.problem(`Input "label" must be a label's name, at most 50 characters; got "${label}".`)
+  return {
+    command: command === '' ? undefined : command,
+    permission: permission ?? 'write',
+    label: label === '' ? undefined : label,
+    labelRemove: reader.boolean('label-remove')
   }
 }
 

@@ -7,7 +7,7 @@ import { readBaseUrl, readTiming, type Timing } from './api.ts'
 import { readApiKey, readGitHubToken, refuseKeyAsProjectId, warnOfUnusualKey } from './credentials.ts'
 import { type Gates, readGates, readMaxJobsPerHour } from './gates.ts'
 import { type InputSource, InputReader } from './input-reader.ts'
-import { type Modes, readModes } from './modes.ts'
+import { type Modes, readModes, takesRequests } from './modes.ts'
 
 export { InputError, type InputSource } from './input-reader.ts'
 
@@ -85,6 +85,7 @@ export function readSettings(source: InputSource): Settings {
   const timing = readTiming(reader, baseUrl)
   const modes = readModes(reader, request)
   const pair = modes.mode === 'pair'
+  refuseWithRequests(reader, modes, request)
   if (pair && request.prompt === undefined) {
     reader.problem(
       'Input "prompt" is required with "mode: pair": it is the instruction each job of the pull request gets.'
@@ -93,8 +94,9 @@ export function readSettings(source: InputSource): Settings {
   if (modes.mode === 'batch' && request.prompt === undefined) {
     reader.problem('Input "prompt" is required with "mode: batch": it is the instruction each batch\'s job gets.')
   }
-  // A pair keeps its record on the pull request, a batch on the digest issue; a pair tells the agent what changed.
-  const keepsRecord = pair || modes.mode === 'batch'
+  // A pair keeps its record on the pull request, a batch on the digest issue, a request on its issue or pull request;
+  // a pair tells the agent what changed.
+  const keepsRecord = pair || modes.mode === 'batch' || takesRequests(modes.requests)
   const reporting = { ...readReporting(reader), ...(keepsRecord ? { comment: true } : {}) }
   const context = pair ? { ...asked, context: 'auto' as const } : asked
   const gates = readGates(reader)
@@ -105,7 +107,7 @@ export function readSettings(source: InputSource): Settings {
     findJob: request.followUp && request.jobId === undefined,
     readFiles: context.context === 'auto' || (request.prompt !== undefined && gatesOnFiles),
     gate: request.prompt !== undefined,
-    countJobs: request.prompt !== undefined && maxJobsPerHour !== undefined
+    countJobs: (request.prompt !== undefined || takesRequests(modes.requests)) && maxJobsPerHour !== undefined
   }
   const githubToken = readGitHubToken(reader, needsToken(githubUse))
   reader.finish()
@@ -133,7 +135,8 @@ function readJobRequest(reader: InputReader) {
   // The prompt is sent as given: not trimmed, so a multi-line prompt keeps its layout.
   const prompt = reader.source.getInput('prompt', { trimWhitespace: false })
   const hasPrompt = prompt.trim() !== ''
-  if (jobId === '' && !hasPrompt) {
+  // With a command, a comment's words are the prompt.
+  if (jobId === '' && !hasPrompt && reader.text('command') === '') {
     reader.problem(
       'Input "prompt" or "job-id" is required: "prompt" to start an agent job (or, with "job-id", to follow one up), "job-id" alone to wait for a job started elsewhere.'
     )
@@ -164,6 +167,25 @@ function readJobRequest(reader: InputReader) {
     wait,
     followUp,
     preview
+  }
+}
+
+/** What a request from a comment or a label does not go with. */
+function refuseWithRequests(
+  reader: InputReader,
+  modes: Modes,
+  request: { readonly jobId: string | undefined; readonly prompt: string | undefined }
+): void {
+  const { requests } = modes
+  if (requests.label !== undefined && request.prompt === undefined) {
+    reader.problem(
+      'Input "prompt" is required with "label": it is the instruction the job gets when the label is added.'
+    )
+  }
+  if (takesRequests(requests) && request.jobId !== undefined) {
+    reader.problem(
+      'Input "job-id" does not go with "command" or "label": a request follows up the job recorded on its issue or pull request, or starts one.'
+    )
   }
 }
 

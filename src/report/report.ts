@@ -146,6 +146,7 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
     ...previewOutputs(ending.preview),
     'skip-reason': result.kind === 'skipped' ? result.reason : '',
     'action-taken': facts.actionTaken,
+    'requested-by': facts.requestedBy ?? '',
     guardrail: guardrail === undefined || guardrail.kind === 'unchecked' ? '' : guardrail.kind,
     ...batchOutputs(facts)
   }

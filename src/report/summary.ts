@@ -11,6 +11,8 @@ export interface StepFacts {
   readonly projectId: string
   /** `started`, `followed-up`, or `none` when no request was made. */
   readonly actionTaken: string
+  /** With `command` or `label`: the login of who asked. */
+  readonly requestedBy?: string | undefined
   /** How many agent jobs this step started. */
   readonly jobsStarted: number
   /** The job started, followed up or waited for; undefined when none is known. */
@@ -37,6 +39,7 @@ export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict
   const rows: [string, string][] = [
     ['Job', cell(job?.id ?? facts.jobId)],
     ['Project', cell(facts.projectId)],
+    ...(facts.requestedBy === undefined ? [] : [['Requested by', cell(facts.requestedBy)] as [string, string]]),
     ...(facts.sent
       ? [
           [facts.sent.kind === 'prompt' ? 'Prompt' : 'Follow-up', cell(firstLine(facts.sent.prompt, 200))] as [

@@ -27,6 +27,7 @@ export const OUTPUT_NAMES = [
   'comment-url',
   'skip-reason',
   'action-taken',
+  'requested-by',
   'guardrail',
   'check-url',
   'batch-size',

@@ -46,6 +46,17 @@ it('runs the demo of mode: batch: one job for the pull requests merged since, th
   expect(output).not.toContain('mint_demo_key_not_a_real_secret')
 }, 120_000)
 
+it("runs the demo of command: a writer's /docs starts a job with eyes and a rocket, a reader is refused, a chat costs nothing", async () => {
+  const { code, output } = await demo('command')
+  expect(code, output).toBe(0)
+  expect(output).toContain('outcome: completed, action-taken: commanded, requested-by: mona')
+  expect(output).toContain('outcome: skipped, action-taken: refused, requested-by: visitor')
+  expect(output).toContain('skip-reason: no command')
+  expect(output).toContain('comment 501: eyes\ncomment 501: rocket\ncomment 502: confused')
+  expect(output).toContain('3 comments, 0 failed; 1 request to the agent')
+  expect(output).not.toContain('mint_demo_key_not_a_real_secret')
+}, 120_000)
+
 it('runs the demo: a merged pull request starts a job with what changed; it stays active, then completes with a pull request', async () => {
   const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], {
     env: { PATH: process.env['PATH'] ?? '', ACTION_ENTRY: inject('bundleEntry') }

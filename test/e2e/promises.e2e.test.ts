@@ -280,6 +280,7 @@ describe('inputs, time and signals', () => {
       'comment-url': '',
       'skip-reason': '',
       'action-taken': '',
+      'requested-by': '',
       guardrail: '',
       'check-url': '',
       'batch-size': '',

@@ -246,3 +246,38 @@ describe('the prompt context and the preview', () => {
     expect(read(inputs).error).toContain(message)
   })
 })
+
+describe('requests from comments and labels', () => {
+  it('reads a command, who may use it and a label, and keeps a tracking comment for them', () => {
+    const settings = read({
+      'job-id': '',
+      command: '/docs',
+      'command-permission': 'Maintain',
+      label: 'docs',
+      prompt: 'Document it.'
+    }).settings
+    expect(settings?.requests).toEqual({ command: '/docs', permission: 'maintain', label: 'docs', labelRemove: true })
+    expect(settings?.comment).toBe(true)
+  })
+
+  it('needs no prompt with a command: the comment holds it', () => {
+    expect(read({ 'job-id': '', command: '/docs' }).settings?.prompt).toBeUndefined()
+  })
+
+  it.each([
+    [{ command: '@mintlify' }, 'Input "command" must be one word of at most 40 characters that does not start with @'],
+    [{ command: '/docs please' }, 'Input "command" must be one word'],
+    [
+      { command: '/docs', 'command-permission': 'read' },
+      'Input "command-permission" must be triage, write, maintain, admin; got "read".'
+    ],
+    [{ 'job-id': '', label: 'docs' }, 'Input "prompt" is required with "label"'],
+    [{ command: '/docs' }, 'Input "job-id" does not go with "command" or "label"'],
+    [
+      { 'job-id': '', label: 'x'.repeat(51), prompt: 'p' },
+      'Input "label" must be a label\'s name, at most 50 characters'
+    ]
+  ])('refuses %j, naming the input', (inputs, message) => {
+    expect(read(inputs).error).toContain(message)
+  })
+})

@@ -28,6 +28,7 @@ describe('outputWriter', () => {
       ['comment-url', ''],
       ['skip-reason', ''],
       ['action-taken', ''],
+      ['requested-by', ''],
       ['guardrail', ''],
       ['check-url', ''],
       ['batch-size', ''],

@@ -1,0 +1,184 @@
+// Requests from people, with `command` or `label`: first whether the person may ask (never a bot, nor the token's own
+// identity; at least `command-permission` on the repository), then what they asked: a job started or followed up with
+// their words (with a label, with `prompt`), the recorded job's state, or how to ask. The comment that asked gets
+// `eyes` once accepted, `rocket` when the job completes with a pull request, `confused` when refused or failed.
+import type { PersonRequest, RequestDesk, RequestRead } from '../github/requests.ts'
+import type { StoredComment } from '../github/tracking-comments.ts'
+import { mayAsk } from '../inputs/modes.ts'
+import { tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
+import { codeSpan, errorMessage, forLog } from '../text/untrusted.ts'
+import { isTerminal } from '../text/outcome.ts'
+import type { WaitResult } from '../wait/job-wait.ts'
+import { requestBudget } from '../wait/retry.ts'
+import { earlierAttempt, readTracked, runRecord } from './choose.ts'
+import type { Asked, Decision, StepSetup } from './decision.ts'
+import { jobCap, sameLogin } from './gates.ts'
+import { sendPrompt } from './send.ts'
+
+export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: RequestRead): Promise<Decision> {
+  const { log } = setup
+  if (read.kind === 'ignored') return { kind: 'skipped', reason: read.reason }
+  const { request } = read
+  const who = request.by === '' ? 'someone' : `"${forLog(request.by, 60)}"`
+  const self = await desk.login()
+  if (self !== undefined && sameLogin(request.by.toLowerCase(), self)) {
+    return { kind: 'skipped', reason: "the token's own comment" }
+  }
+  const allowed = await mayItAsk(setup, desk, request, who)
+  if (allowed !== undefined) return allowed
+  log.info(`A request from ${who}, on #${request.number}.`)
+  await desk.react(request, 'eyes')
+  const asked = (taken: Asked['taken'], prompt?: string): Asked => ({ by: request.by, taken, prompt })
+  switch (request.command.kind) {
+    case 'usage':
+      await desk.reply(request, usage(setup))
+      return { kind: 'skipped', reason: 'the command holds no instructions', asked: asked('usage-replied') }
+    case 'status':
+      return showStatus(setup, desk, request, asked('status-replied'))
+    case 'ask':
+    case 'label': {
+      const prompt = request.command.kind === 'ask' ? request.command.text : (setup.settings.prompt ?? '')
+      const fresh = request.command.kind === 'ask' && request.command.fresh
+      const decided = await sendAsked(setup, prompt, fresh, asked('commanded', prompt))
+      const { label } = setup.settings.requests
+      if (request.command.kind === 'label' && label !== undefined && setup.settings.requests.labelRemove) {
+        await desk.removeLabel(request, label)
+      }
+      if (decided.kind !== 'job') await desk.react(request, 'confused')
+      return decided
+    }
+  }
+}
+
+/** The decision that the person may not ask, after saying so on GitHub; undefined when they may. */
+async function mayItAsk(
+  setup: StepSetup,
+  desk: RequestDesk,
+  request: PersonRequest,
+  who: string
+): Promise<Decision | undefined> {
+  const needed = setup.settings.requests.permission
+  let role
+  try {
+    role = await desk.role(request.by)
+  } catch (error) {
+    await desk.react(request, 'confused')
+    const why = forLog(setup.redact(errorMessage(error)), 200)
+    const reason = `Could not read whether ${who} may ask (their permission on the repository: ${why}). Nothing was sent; run the step again.`
+    return { kind: 'error', reason, asked: { by: request.by, taken: 'none' } }
+  }
+  if (mayAsk(role, needed)) return undefined
+  const word = setup.settings.requests.command
+  const how = request.command.kind === 'label' ? 'with this label' : word ? `with ${codeSpan(word)}` : ''
+  await desk.reply(
+    request,
+    `Only people with ${codeSpan(needed)} access to this repository or more can ask for docs ${how}; ${codeSpan(request.by || 'this account')} has ${codeSpan(role)}. Nothing was sent to the agent.`
+  )
+  await desk.react(request, 'confused')
+  const reason = `${who} may not ask: they have ${role} access, and command-permission asks for ${needed}`
+  return { kind: 'skipped', reason, asked: { by: request.by, taken: 'refused' } }
+}
+
+/** A follow-up of the job recorded on the issue or pull request, or a new job when none is or `fresh` asks one. */
+async function sendAsked(setup: StepSetup, prompt: string, fresh: boolean, asked: Asked): Promise<Decision> {
+  const read = await readTracked(setup, true)
+  if (read.kind !== 'read') return { ...read, asked }
+  const run = runRecord(setup)
+  const earlier = await earlierAttempt(setup, read.tracked, run, prompt)
+  if (earlier) return { ...earlier, asked }
+  const capped = await jobCap(setup)
+  if (capped) return { ...capped, asked }
+  const last = fresh ? undefined : lastJob(setup, read.tracked)
+  const decided = last
+    ? await sendPrompt(
+        setup,
+        run,
+        { prompt, target: { kind: 'follow-up', jobId: last.state.job } },
+        setup.openComment({ state: last.state, commentId: last.id, find: false })
+      )
+    : await sendPrompt(
+        setup,
+        run,
+        { prompt, target: { kind: 'start' } },
+        setup.openComment({ state: { job: UNKNOWN_JOB, requests: [] }, find: false })
+      )
+  return { ...decided, asked }
+}
+
+/** The job of this project recorded last on the issue or pull request. */
+function lastJob(setup: StepSetup, tracked: readonly StoredComment[]): StoredComment | undefined {
+  return tracked.findLast(
+    (comment) => comment.state.job !== UNKNOWN_JOB && tracksProject(comment.state, setup.settings.projectId)
+  )
+}
+
+/**
+ * `status`: the recorded job, read once, shown in its tracking comment's status line; a short reply when none is
+ * recorded. Nothing is sent to the agent.
+ */
+async function showStatus(
+  setup: StepSetup,
+  desk: RequestDesk,
+  request: PersonRequest,
+  asked: Asked
+): Promise<Decision> {
+  const read = await readTracked(setup, true)
+  if (read.kind !== 'read') return { ...read, asked }
+  const last = lastJob(setup, read.tracked)
+  if (last === undefined) {
+    await desk.reply(request, `No agent job is recorded here yet. ${usage(setup)}`)
+    return { kind: 'skipped', reason: 'status: no agent job is recorded here', asked }
+  }
+  const jobId = last.state.job
+  const answer = await setup.api.getJob(
+    jobId,
+    requestBudget(setup.settings.requestTimeoutMs, setup.deadline, setup.clock.now())
+  )
+  if (answer.kind !== 'job') {
+    const why =
+      answer.kind === 'cancelled'
+        ? 'the run was cancelled'
+        : answer.kind === 'not found'
+          ? answer.described
+          : answer.reason
+    return {
+      kind: answer.kind === 'cancelled' ? 'cancelled' : 'error',
+      reason: `Could not read agent job "${forLog(jobId, 80)}" for its status: ${why}`,
+      jobId,
+      asked
+    }
+  }
+  const { job } = answer
+  const comment = setup.openComment({ state: last.state, commentId: last.id, find: false })
+  if (isTerminal(job.status)) {
+    const result = { kind: job.status, polls: 1, faults: 0, elapsedMs: 0, job }
+    await comment?.end({ kind: 'ended', result, message: '', timeoutMs: setup.settings.timeoutMs })
+  } else {
+    comment?.show({ kind: 'active' })
+    await comment?.settle()
+  }
+  setup.log.info(`Agent job "${forLog(jobId, 80)}" is ${forLog(job.status, 40)}; its tracking comment says so.`)
+  return {
+    kind: 'skipped',
+    reason: `status: agent job "${forLog(jobId, 80)}" is ${forLog(job.status, 40)}`,
+    jobId,
+    job,
+    asked
+  }
+}
+
+/** The one-line reply to a command with no instructions. */
+function usage(setup: StepSetup): string {
+  const word = setup.settings.requests.command ?? ''
+  const span = (rest: string): string => codeSpan(`${word}${rest}`)
+  return `Ask with ${span(' <instructions>')} (follows up the job recorded here, or starts one), ${span(' new <instructions>')} (always a new job) or ${span(' status')}.`
+}
+
+/** Once the job asked for ends: `rocket` on the comment that asked when it completed with a pull request, else `confused`. */
+export async function answerRequest(setup: StepSetup, decision: Decision, result: WaitResult): Promise<void> {
+  const read = setup.desk?.read
+  if (read?.kind !== 'request' || decision.asked?.taken !== 'commanded') return
+  const opened = result.kind === 'completed' && result.job?.pr.kind === 'link'
+  if (opened) await setup.desk?.react(read.request, 'rocket')
+  else if (result.kind !== 'completed') await setup.desk?.react(read.request, 'confused')
+}

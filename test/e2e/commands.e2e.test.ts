@@ -1,0 +1,253 @@
+// Requests for docs from a comment or a label, against the simulated admin API and GitHub: only people with
+// command-permission may ask; a comment that asks nothing costs nothing.
+import { describe, expect, it } from 'vitest'
+import type { AgentApiOptions } from '../../sim/agent-api.ts'
+import type { FakeGitHubOptions } from '../../sim/github-api.ts'
+import { markerOf, readMarker } from '../../src/github/tracking-record.ts'
+import { expectKeyNeverShown } from '../support/expectations.ts'
+import { loopback } from './support/loopback.ts'
+import { bundleRunner } from './support/run-bundle.ts'
+
+const KEY = 'mint_commands_secret_key_0123'
+const TOKEN = 'ghs_commands_token_value_0123'
+const PROJECT = 'docs'
+const DOCS_PR = 'https://github.com/acme/docs/pull/300'
+
+const servers = loopback()
+const run = bundleRunner({
+  githubToken: TOKEN,
+  env: { GITHUB_REPOSITORY: 'acme/api' },
+  inputs: {
+    'project-id': PROJECT,
+    'api-key': KEY,
+    command: '/docs',
+    'poll-interval': '100ms',
+    'max-poll-interval': '300ms'
+  }
+})
+
+/** GitHub's writes are spaced a second apart: a test with several takes seconds, more on a busy machine. */
+const WRITES_MS = 60_000
+
+const RECORDED = {
+  issue: 42,
+  repo: 'acme/api',
+  user: 'github-actions[bot]',
+  body: `${markerOf({
+    job: 'job-7',
+    requests: [
+      { kind: 'start', run: '1', attempt: 1, prompt: 'abc', line: 'Document the retries option', project: PROJECT }
+    ]
+  })}\n✅ **Mintlify agent job completed**`
+}
+
+/** An `issue_comment` on pull request #42 by `user`. */
+function commentEvent(body: string, user = 'maintainer', action = 'created', type = 'User') {
+  return {
+    action,
+    issue: {
+      number: 42,
+      title: 'Add a retries option',
+      body: 'Adds `retries`.',
+      pull_request: { url: 'x' },
+      user: { login: 'octocat' }
+    },
+    comment: { id: 9001, body, user: { login: user, type } },
+    sender: { login: user, type }
+  }
+}
+
+async function world(github: Partial<FakeGitHubOptions> = {}, api: Partial<AgentApiOptions> = {}) {
+  const fake = await servers.github({
+    owner: 'acme',
+    repo: 'api',
+    roles: { maintainer: 'write', visitor: 'read', triager: 'triage' },
+    ...github
+  })
+  const agent = await servers.agentApi({
+    projectId: PROJECT,
+    apiKey: KEY,
+    run: { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } },
+    existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: DOCS_PR } }],
+    ...api
+  })
+  const comment = (body: string, user?: string, more: Record<string, string> = {}, action?: string) =>
+    run(agent.server, more, { eventName: 'issue_comment', event: commentEvent(body, user, action), github: fake })
+  return { github: fake, api: agent.api, server: agent.server, comment }
+}
+
+describe('comment commands', { timeout: WRITES_MS }, () => {
+  it('follows up the job recorded on the pull request with the words of a writer, with eyes, then a rocket', async () => {
+    const { github, api, comment } = await world({ existing: [RECORDED] })
+    const result = await comment('/docs update the auth page\nand the quickstart')
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts.map((post) => post.what)).toEqual(['follow-up job-7'])
+    expect(String(api.posts[0]?.prompt)).toMatch(/^update the auth page\nand the quickstart/)
+    expect(github.reactions.map((reaction) => reaction.content)).toEqual(['eyes', 'rocket'])
+    expect(github.reactions[0]).toMatchObject({ commentId: 9001, review: false })
+    expect(result.outputs).toMatchObject({
+      outcome: 'completed',
+      'action-taken': 'commanded',
+      'requested-by': 'maintainer',
+      'job-id': 'job-7'
+    })
+    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({ 'action-taken': 'commanded' })
+    expect(result.summary).toContain('<th>Requested by</th><td>maintainer</td>')
+    expectKeyNeverShown(result, KEY)
+  })
+
+  it('starts a job when none is recorded, with the pull request as material and not the comment again', async () => {
+    const { github, api, comment } = await world()
+    const result = await comment('/docs document the new flag', 'maintainer', { context: 'auto' })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts.map((post) => post.what)).toEqual(['create'])
+    const prompt = String(api.posts[0]?.prompt)
+    expect(prompt.startsWith('document the new flag\n\n')).toBe(true)
+    expect(prompt).toContain('### Pull request #42 in `acme/api`')
+    expect(prompt.match(/document the new flag/g)).toHaveLength(1)
+    expect(github.comments.filter((stored) => readMarker(stored.body)?.job === 'job-1')).toHaveLength(1)
+  })
+
+  it('starts a new job with /docs new, even with a job recorded', async () => {
+    const { api, comment } = await world({ existing: [RECORDED] })
+    const result = await comment('/docs new rewrite the auth guide')
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts).toEqual([{ what: 'create', prompt: 'rewrite the auth guide' }])
+  })
+
+  it('shows the recorded job in its tracking comment for /docs status, sending nothing to the agent', async () => {
+    const { github, server, comment } = await world({ existing: [RECORDED] })
+    const result = await comment('/docs status')
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(server.requests.map((request) => request.method)).toEqual(['GET'])
+    expect(result.outputs).toMatchObject({
+      outcome: 'skipped',
+      'action-taken': 'status-replied',
+      status: 'completed',
+      prLink: DOCS_PR
+    })
+    const tracked = github.comments.find((stored) => readMarker(stored.body)?.job === 'job-7')
+    expect(tracked?.body).toContain(`opened a pull request: <a href="${DOCS_PR}">${DOCS_PR}</a>`)
+    expect(github.comments).toHaveLength(1)
+  })
+
+  it('refuses a reader with a reply that names the access needed, without a mention, and sends nothing', async () => {
+    const { github, server, comment } = await world({ existing: [RECORDED] })
+    const result = await comment('/docs update the auth page', 'visitor')
+    expect(result.exitCode).toBe(0)
+    expect(server.requests).toHaveLength(0)
+    const reply = github.comments.at(-1)?.body ?? ''
+    expect(reply).toBe(
+      'Only people with `write` access to this repository or more can ask for docs with `/docs`; `visitor` has `read`. Nothing was sent to the agent.'
+    )
+    expect(reply).not.toContain('@')
+    expect(github.reactions.map((reaction) => reaction.content)).toEqual(['confused'])
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'refused', 'requested-by': 'visitor' })
+  })
+
+  it('lets triage ask when command-permission is triage, and answers an empty command with its usage', async () => {
+    const { github, server, comment } = await world()
+    const result = await comment('/docs', 'triager', { 'command-permission': 'triage' })
+    expect(result.exitCode).toBe(0)
+    expect(server.requests).toHaveLength(0)
+    expect(github.comments.at(-1)?.body).toBe(
+      'Ask with `/docs <instructions>` (follows up the job recorded here, or starts one), `/docs new <instructions>` (always a new job) or `/docs status`.'
+    )
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'usage-replied' })
+  })
+
+  it('ignores every other comment at once: no request to the admin API, at most one GitHub read', async () => {
+    const { github, server, comment } = await world({ existing: [RECORDED] })
+    for (const body of ['Looks good to me', '@mintlify update the docs', '/docsupdate', 'please /docs update']) {
+      const result = await comment(body)
+      expect(result.exitCode).toBe(0)
+      expect(result.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'no command' })
+    }
+    expect(server.requests).toHaveLength(0)
+    expect(github.calls).toHaveLength(0)
+  })
+
+  it('ignores its own tracking comments, bots, and edited comments, silently', async () => {
+    const { github, server, comment } = await world()
+    const ours = await comment(`${RECORDED.body}\n/docs nothing`, 'github-actions[bot]', {}, 'created')
+    const bot = await comment('/docs update', 'renovate[bot]')
+    const edited = await comment('/docs update the auth page', 'maintainer', {}, 'edited')
+    expect(ours.outputs['skip-reason']).toBe('no command')
+    expect(bot.outputs['skip-reason']).toBe("a bot's comment")
+    expect(edited.outputs['skip-reason']).toBe('an edited comment is not a new request')
+    expect(server.requests).toHaveLength(0)
+    expect(github.comments).toHaveLength(0)
+    expect(github.reactions).toHaveLength(0)
+  })
+
+  it('reacts confused when the job asked for fails', async () => {
+    const { github, comment } = await world({}, { run: { activePolls: 1, final: { status: 'failed' } } })
+    const result = await comment('/docs document the new flag')
+    expect(result.exitCode).toBe(1)
+    expect(github.reactions.map((reaction) => reaction.content)).toEqual(['eyes', 'confused'])
+  })
+
+  it('answers a review comment on a diff line with reactions on that review comment', async () => {
+    const { github, api, server } = await world()
+    const event = {
+      action: 'created',
+      pull_request: { number: 42, title: 'Add a retries option', user: { login: 'octocat' } },
+      comment: { id: 777, body: '/docs explain this option', user: { login: 'maintainer', type: 'User' } }
+    }
+    const result = await run(server, {}, { eventName: 'pull_request_review_comment', event, github })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts.map((post) => post.what)).toEqual(['create'])
+    expect(github.reactions).toMatchObject([
+      { commentId: 777, review: true, content: 'eyes' },
+      { commentId: 777, review: true, content: 'rocket' }
+    ])
+  })
+
+  it('refuses a command that could mention: @mintlify is not ours, before any request', async () => {
+    const { server, comment } = await world()
+    const result = await comment('@mintlify update', 'maintainer', { command: '@mintlify' })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain(
+      'Input "command" must be one word of at most 40 characters that does not start with @'
+    )
+    expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('label requests', { timeout: WRITES_MS }, () => {
+  const labelled = (label: string, sender = 'maintainer') => ({
+    action: 'labeled',
+    label: { name: label },
+    issue: {
+      number: 42,
+      title: 'Explain rate limits',
+      body: 'The docs never say what a 429 means.',
+      user: { login: 'octocat' }
+    },
+    sender: { login: sender, type: 'User' }
+  })
+
+  it('starts a job with prompt when a writer adds the label, then takes the label off again', async () => {
+    const { github, api, server } = await world({
+      issues: [{ number: 42, title: 'Explain rate limits', labels: ['docs'], state: 'open' }]
+    })
+    const inputs = { command: '', label: 'docs', prompt: 'Document what this issue asks.', context: 'auto' }
+    const result = await run(server, inputs, { eventName: 'issues', event: labelled('docs'), github })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts.map((post) => post.what)).toEqual(['create'])
+    expect(String(api.posts[0]?.prompt)).toContain('The docs never say what a 429 means.')
+    expect(github.issues[0]?.labels).toEqual([])
+    expect(result.outputs).toMatchObject({ 'action-taken': 'commanded', 'requested-by': 'maintainer' })
+  })
+
+  it('skips another label, and a reader adding the label', async () => {
+    const { github, server } = await world()
+    const inputs = { command: '', label: 'docs', prompt: 'Document what this issue asks.' }
+    const other = await run(server, inputs, { eventName: 'issues', event: labelled('bug'), github })
+    expect(other.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'the label added is not "docs"' })
+    const reader = await run(server, inputs, { eventName: 'issues', event: labelled('docs', 'visitor'), github })
+    expect(reader.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'refused' })
+    expect(github.comments.at(-1)?.body).toContain('can ask for docs with this label')
+    expect(server.requests).toHaveLength(0)
+  })
+})
