@@ -53,6 +53,7 @@ async function setUpStep(settings: Settings, outside: Outside): Promise<StepSetu
     outputs: runner.outputs,
     log: runner.log,
     date: clock.date,
+    now: clock.now,
     cancelled: clock.cancelled,
     whenCancelled: clock.whenCancelled
   }

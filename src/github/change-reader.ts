@@ -3,7 +3,7 @@
 // left out and counted; any other field of the wrong type is taken as missing. A read that fails leaves its part
 // out, in our own words.
 import type { ChangedFile, ChangeFetch, Commit, FetchedChanges, FileStatus } from './change.ts'
-import { type GitHubClient, httpStatusOf } from './client.ts'
+import { type GitHubClient, httpStatusOf, isRateLimitAnswer } from './client.ts'
 import { countOf, fieldsAt, fieldsOf, firstTextOf, listOf, textOf } from './fields.ts'
 
 /** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */
@@ -28,16 +28,31 @@ export async function readChanges(github: GitHubClient, fetch: ChangeFetch): Pro
     }
   } catch (error) {
     if (github.signal.aborted) throw error
-    const status = httpStatusOf(error)
-    const why = status === undefined ? 'no answer' : `HTTP ${status}`
     const unreadable = `${what} could not be read from GitHub`
     const needs = fetch.kind === 'compare' ? 'contents: read' : 'pull-requests: read'
-    const hint = status === 403 || status === 404 ? ` (the token needs ${needs})` : ''
     return {
       fetched: { unreadable: [unreadable] },
-      warnings: [`context: auto: ${unreadable} (${why})${hint}; the section leaves them out.`]
+      warnings: [`context: auto: ${unreadable} ${whyUnread(error, github, needs)}; the section leaves them out.`]
     }
   }
+}
+
+/**
+ * Why a read failed, in parentheses: our own words and an HTTP status, never GitHub's text. A rate limit is not a
+ * missing permission, and a failure without an answer is the network's.
+ */
+function whyUnread(error: unknown, github: GitHubClient, needs: string): string {
+  const hit = github.rateLimitHit()
+  if (hit !== undefined) {
+    const which = hit.secondary ? 'secondary rate limit' : 'rate limit'
+    return `(GitHub's ${which} for this token was reached, and it asked to wait ${hit.retryAfterS}s, past the deadline; it resets by itself)`
+  }
+  const status = httpStatusOf(error)
+  if (isRateLimitAnswer(error)) return `(HTTP ${status ?? ''}: GitHub's rate limit for this token; it resets by itself)`
+  const noAnswer = github.noAnswer(error)
+  if (noAnswer !== undefined) return `(${noAnswer})`
+  const why = status === undefined ? '(no answer)' : `(HTTP ${status})`
+  return status === 403 || status === 404 ? `${why} (the token needs ${needs})` : why
 }
 
 async function readPullFiles(

@@ -5,17 +5,21 @@ import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import { Octokit } from '@octokit/rest'
 import { fetch as undiciFetch } from 'undici'
+import { faultWords, networkFaultOf, PROXY_AUTH_REQUIRED, tunnelRefusal } from '../transport/network-fault.ts'
 import type { Transport } from '../transport/transport.ts'
+import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 
 /**
- * Once the deadline has passed, a failed request is not retried: plugin-retry would otherwise wait and try again
- * (its waits hold the runner), and only then give up. Listed first, so its hook runs before plugin-retry's.
+ * A failed request is not retried once the deadline has passed (plugin-retry would otherwise wait and try again, its
+ * waits holding the runner, and only then give up), nor when the proxy wants credentials: trying again cannot help.
+ * Listed first, so its hook runs before plugin-retry's, which tries again only an error that carries its request.
  */
 const stopAtDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
   const deadline: unknown = options['deadline']
   octokit.hook.error('request', (error) => {
     if (deadline instanceof AbortSignal && deadline.aborted) throw new Error('the deadline passed', { cause: error })
+    if (tunnelRefusal(error) === PROXY_AUTH_REQUIRED) throw new Error('the proxy wants credentials', { cause: error })
     throw error
   })
 }
@@ -39,6 +43,11 @@ export interface GitHubClient {
   rateLimitHit(): RateLimitHit | undefined
   /** How many requests were sent, retries included. */
   requestCount(): number
+  /**
+   * What went wrong, in words, when a request got no answer from GitHub at all (the network, a proxy, request-timeout);
+   * undefined when GitHub answered.
+   */
+  noAnswer(error: unknown): string | undefined
   /**
    * The work, or a rejection as soon as the signal aborts: Octokit's waits between retries do not watch the signal,
    * and a cancelled run must not sit through them.
@@ -66,6 +75,8 @@ export interface GitHubWork {
    * the whole process shares, and that edit has two seconds in all.
    */
   readonly throttled: boolean
+  /** Each request, from connecting to the last byte, ends within this (request-timeout), and may be tried again. */
+  readonly requestTimeoutMs: number
 }
 
 /** The access for this token, with Octokit's own log lines (redacted, one line each) sent to `debug`. */
@@ -90,19 +101,24 @@ export function githubAccess(
 const RATE_LIMIT_RETRIES = 2
 
 export function createGitHubClient(transport: Transport, access: GitHubAccess, work: GitHubWork): GitHubClient {
-  const deadlineAt = Date.now() + work.deadlineMs
-  const timeout = AbortSignal.timeout(work.deadlineMs)
+  // A monotonic clock: the wall clock may jump while the work goes on.
+  const deadlineAt = performance.now() + work.deadlineMs
+  const timeout = AbortSignal.timeout(Math.max(0, Math.round(work.deadlineMs)))
   const signal = work.cancellable ? AbortSignal.any([timeout, transport.cancelSignal]) : timeout
   let hit: RateLimitHit | undefined
   const retryWithinDeadline =
     (secondary: boolean) =>
     (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean => {
-      if (retryCount < RATE_LIMIT_RETRIES && Date.now() + retryAfter * 1000 < deadlineAt) return true
+      if (retryCount < RATE_LIMIT_RETRIES && performance.now() + retryAfter * 1000 < deadlineAt) return true
       hit = { secondary, retryAfterS: retryAfter }
       return false
     }
   const fetch = ((url: string, init: Parameters<typeof undiciFetch>[1]) =>
-    undiciFetch(url, { ...init, dispatcher: transport.dispatcher, signal })) as unknown as typeof globalThis.fetch
+    undiciFetch(url, {
+      ...init,
+      dispatcher: transport.dispatcher,
+      signal: AbortSignal.any([signal, AbortSignal.timeout(work.requestTimeoutMs)])
+    })) as unknown as typeof globalThis.fetch
   const { log } = access
   const octokit = new GitHub({
     auth: access.token,
@@ -127,8 +143,37 @@ export function createGitHubClient(transport: Transport, access: GitHubAccess, w
     signal,
     rateLimitHit: () => hit,
     requestCount: () => requests,
+    noAnswer: (error) => noAnswerWords(error, transport, access.apiUrl, work.requestTimeoutMs),
     bounded: (pending) => raceAgainst(signal, pending)
   }
+}
+
+/** The failure in words when GitHub gave no answer at all: a request Octokit made answered nothing. */
+function noAnswerWords(
+  error: unknown,
+  transport: Pick<Transport, 'proxyFor' | 'redact'>,
+  apiUrl: string,
+  requestTimeoutMs: number
+): string | undefined {
+  if (!(error instanceof Error) || ('response' in error && error.response !== undefined)) return undefined
+  for (let link: unknown = error; link instanceof Error; link = link.cause) {
+    if (link.name === 'TimeoutError')
+      return `no complete answer within ${formatDuration(requestTimeoutMs)} (request-timeout)`
+  }
+  let url: URL
+  try {
+    url = new URL(apiUrl)
+  } catch {
+    return undefined
+  }
+  const fault = networkFaultOf(error, url, transport.proxyFor(url))
+  if (fault.kind === 'no connection' && (fault.code === 'ENOTFOUND' || fault.code === 'EAI_AGAIN')) {
+    return `the runner could not resolve ${url.hostname} (${fault.code}), a fault of the runner's network, not an answer from GitHub: check the runner's DNS, and on a network that reaches the Internet only through a proxy, HTTPS_PROXY`
+  }
+  if (fault.kind === 'proxy refused' && fault.status === PROXY_AUTH_REQUIRED) {
+    return `${faultWords(fault, 'GitHub', transport.redact)}: put the proxy's user and password in the runner's HTTPS_PROXY (http://user:password@proxy:port)`
+  }
+  return `${faultWords(fault, 'GitHub', transport.redact)}, so GitHub gave no answer`
 }
 
 function raceAgainst<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
@@ -164,6 +209,24 @@ export function isAuthor(author: { login?: string; type?: string } | null | unde
   if (author.login === login) return true
   const bot = author.type === 'Bot'
   return bot && (author.login === `${login}[bot]` || `${author.login}[bot]` === login)
+}
+
+/**
+ * Whether GitHub's answer is a rate limit rather than a refusal: a 429, or a 403 that says so (`x-ratelimit-remaining:
+ * 0`, or a secondary rate limit in its message).
+ */
+export function isRateLimitAnswer(error: unknown): boolean {
+  const status = httpStatusOf(error)
+  if (status === 429) return true
+  if (status !== 403 || !(error instanceof Error)) return false
+  const response: unknown = 'response' in error ? error.response : undefined
+  const headers: unknown =
+    typeof response === 'object' && response !== null && 'headers' in response ? response.headers : undefined
+  const remaining =
+    typeof headers === 'object' && headers !== null && 'x-ratelimit-remaining' in headers
+      ? headers['x-ratelimit-remaining']
+      : undefined
+  return String(remaining) === '0' || /\brate limit/i.test(error.message)
 }
 
 /** The HTTP status an Octokit error carries; undefined for a failure without an answer. */

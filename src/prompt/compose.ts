@@ -61,7 +61,8 @@ export async function gatherChangeContext(
   const github = createGitHubClient(transport, access, {
     deadlineMs: where.deadlineMs,
     cancellable: true,
-    throttled: true
+    throttled: true,
+    requestTimeoutMs: settings.requestTimeoutMs
   })
   let read: ReadChanges
   try {

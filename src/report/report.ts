@@ -45,7 +45,7 @@ export function logProgress(logger: Logger): (event: PollEvent) => void {
           result.kind === 'job' && result.job.ignored.length > 0
             ? `; left out ${result.job.ignored.map((field) => forLog(field, 80)).join(', ')}: not the type the API documents`
             : ''
-        logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)${ignored}`)
+        logger.debug(`Poll ${event.poll}: ${what} (${Math.round(event.tookMs)}ms)${ignored}`)
         return
       }
       case 'status': {

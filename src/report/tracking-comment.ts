@@ -43,6 +43,8 @@ export interface CommentRunner {
   readonly log: Pick<Logger, 'info' | 'warning'>
   /** Milliseconds since the epoch: when a report is made, recorded for another run to read. */
   readonly date: () => number
+  /** Milliseconds on a monotonic clock: how long GitHub has taken. */
+  readonly now: () => number
   /** Whether the run was cancelled. */
   readonly cancelled: () => boolean
   /** Resolves once the run is cancelled. */
@@ -105,7 +107,7 @@ export class TrackingComment {
   async end(view: CommentView & { kind: 'ended' }): Promise<void> {
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
     const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
-    const left = await timeLeftAfter(this.#pending, budget)
+    const left = await timeLeftAfter(this.#pending, budget, this.#runner.now)
     if (left < this.#budgets.minimumMs) {
       this.#runner.log.warning(
         `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
@@ -166,10 +168,10 @@ export class TrackingComment {
 }
 
 /** Waits for `work` at most `budgetMs`; returns how much of the budget is left. */
-async function timeLeftAfter(work: Promise<void>, budgetMs: number): Promise<number> {
-  const started = Date.now()
+async function timeLeftAfter(work: Promise<void>, budgetMs: number, now: () => number): Promise<number> {
+  const started = now()
   let timer: NodeJS.Timeout | undefined
   await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))])
   clearTimeout(timer)
-  return budgetMs - (Date.now() - started)
+  return Math.floor(budgetMs - (now() - started))
 }

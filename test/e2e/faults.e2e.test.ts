@@ -483,7 +483,7 @@ describe('proxies', () => {
     expect(proxy.connects()).toBe(1)
     expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
     expect(errorAnnotations(result)[0]).toContain(
-      'Could not start the agent job: the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required)'
+      `Could not start the agent job: the proxy at ${proxy.url} refused to open a tunnel to the API (HTTP 407: proxy authentication required)`
     )
     expect(errorAnnotations(result)[0]).toContain('Nothing was started.')
   })
@@ -498,7 +498,7 @@ describe('proxies', () => {
     expect(result.exitCode).toBe(1)
     expect(proxy.connects()).toBeGreaterThan(1)
     expect(errorAnnotations(result)[0]).toMatch(
-      /Could not start the agent job: the proxy could not open a tunnel to the API \(HTTP 502\), past the timeout \(\d+ attempts\)\. Nothing was started\./
+      /Could not start the agent job: the proxy at http:\/\/127\.0\.0\.1:\d+ could not open a tunnel to the API \(HTTP 502\), past the timeout \(\d+ attempts\)\. Nothing was started\./
     )
   })
 

@@ -81,6 +81,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
     signal: controller.signal,
     rateLimitHit: () => options.rateLimit,
     requestCount: () => 0,
+    noAnswer: () => undefined,
     bounded: (work) => work
   }
 }

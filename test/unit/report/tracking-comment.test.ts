@@ -36,6 +36,7 @@ function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<An
     outputs: outputWriter((name, value) => (outputs[name] = value)),
     log: { info: (message: string) => infos.push(message), warning: (message: string) => warnings.push(message) },
     date: () => 1000,
+    now: () => performance.now(),
     cancelled: () => cancelled,
     whenCancelled
   }
