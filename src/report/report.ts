@@ -4,7 +4,7 @@
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger, Outputs, RunnerIo } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
-import { forLog } from '../text/untrusted.ts'
+import { type CheckedUrl, droppedBecause, forLog } from '../text/untrusted.ts'
 import type { PollEvent } from '../wait/job-wait.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { lastLogLines, type SummaryFacts, summaryOf } from './summary.ts'
@@ -111,18 +111,30 @@ export function reporter(settings: Settings, runner: RunnerIo, facts: SummaryFac
     const preview = settings.preview ? (built ?? noPreview(result)) : undefined
     const verdict = verdictOf(result, { ...settings, jobId: facts.jobId }, preview)
     runner.outputs.setAll({ ...resultOutputs(result), ...previewOutputs(preview) })
-    const pr = result.job?.pr
-    if (pr?.kind === 'dropped') {
-      runner.log.warning(
-        `The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`
-      )
-    }
+    warnOfDroppedUrls(result, runner.log)
     const commentFacts = comment && { problem: comment.problem(), protectsReruns: comment.protectsReruns() }
     await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts, preview }, verdict))
     if (result.kind === 'started') await comment?.settle()
     else await comment?.end({ kind: 'ended', result, message: verdict.message, timeoutMs, preview })
     if (verdict.fails) runner.fail(verdict.message)
     else runner.log.info(verdict.message)
+  }
+}
+
+/** The URLs from the API that were not passed on (prLink, source.repository), each with why. */
+function warnOfDroppedUrls(result: StepResult, log: Logger): void {
+  // A URL that carries a user name or password is not quoted: they may be someone's credentials.
+  const quoted = (text: string, checked: CheckedUrl & { kind: 'dropped' }) =>
+    checked.why === 'with a user name or password' ? '' : ` ("${forLog(text, 80)}")`
+  const pr = result.job?.pr
+  if (pr?.kind === 'dropped') {
+    log.warning(`The API returned a prLink${quoted(pr.text, pr.why)} that was dropped: ${droppedBecause(pr.why)}.`)
+  }
+  const repository = result.job?.repositoryUrl
+  if (repository?.kind === 'dropped') {
+    log.warning(
+      `The API returned a docs repository${quoted(result.job?.repository ?? '', repository)} that is not passed on as docs-repository: ${droppedBecause(repository)}.`
+    )
   }
 }
 
@@ -147,7 +159,7 @@ export function resultOutputs(result: StepResult): Outputs {
     'pr-repository': link?.pullRequest?.repository ?? '',
     job: result.job ? JSON.stringify(result.job.body) : '',
     branch: result.job?.ref ?? '',
-    'docs-repository': result.job?.repository ?? ''
+    'docs-repository': result.job?.repositoryUrl?.kind === 'url' ? result.job.repositoryUrl.url.href : ''
   }
 }
 

@@ -392,7 +392,7 @@ describe('hostile responses', () => {
     const result = await run(server)
     expect(result.exitCode).toBe(0)
     expect(result.outputs).toMatchObject({ status: 'completed', prLink: '', 'pr-number': '' })
-    expect(warningAnnotations(result)).toEqual([expect.stringContaining('prLink that is not an http(s) URL')])
+    expect(warningAnnotations(result)).toEqual([expect.stringContaining('that was dropped: it is not an http(s) URL.')])
     expect(result.summary).not.toContain('javascript:')
   })
 
