@@ -12,6 +12,7 @@ import { logPreview, logProgress, type Report, reporter, startLine, waitingLine 
 import type { SummaryFacts } from './report/summary.ts'
 import { TrackingComment } from './report/tracking-comment.ts'
 import type { Transport } from './transport/transport.ts'
+import type { Redact } from './text/redact.ts'
 import { errorMessage, forLog } from './text/untrusted.ts'
 import { waitForJob, type WaitResult } from './wait/job-wait.ts'
 import { buildPreview, type PreviewOutcome, previewPlan } from './wait/preview.ts'
@@ -27,7 +28,7 @@ export interface Outside {
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
   const decision = await chooseJob(setup)
-  const report = reporter(settings, outside.runner, summaryFacts(settings, decision))
+  const report = reporter(settings, outside.runner, summaryFacts(settings, decision, outside.transport.redact))
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report)
     return
@@ -68,6 +69,7 @@ async function setUpStep(settings: Settings, outside: Outside): Promise<StepSetu
     runId: environment.runId,
     step: environment.step,
     log: runner.log,
+    redact: transport.redact,
     openComment: (start) =>
       settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
     compose: (prompt) => composePrompt(prompt, settings, outside)
@@ -167,8 +169,8 @@ async function previewPhase(
   return outcome
 }
 
-/** The job and the prompt, for the summary: the request made, or the one that was tried. */
-function summaryFacts(settings: Settings, decision: Decision): SummaryFacts {
+/** The job and the prompt (redacted: it may quote the key), for the summary: the request made, or the one tried. */
+function summaryFacts(settings: Settings, decision: Decision, redact: Redact): SummaryFacts {
   const sentKind =
     decision.kind === 'job' ? decision.request?.kind : settings.jobId === undefined ? 'start' : 'follow-up'
   return {
@@ -177,6 +179,6 @@ function summaryFacts(settings: Settings, decision: Decision): SummaryFacts {
     sent:
       settings.prompt === undefined || sentKind === undefined
         ? undefined
-        : { kind: sentKind === 'start' ? 'prompt' : 'follow-up', prompt: settings.prompt }
+        : { kind: sentKind === 'start' ? 'prompt' : 'follow-up', prompt: redact(settings.prompt) }
   }
 }

@@ -6,6 +6,7 @@ import type { GitHub } from '../github/open.ts'
 import type { TrackedRequest } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
+import type { Redact } from '../text/redact.ts'
 import type { CommentStart, TrackingComment } from '../report/tracking-comment.ts'
 import type { StepClock } from '../wait/retry.ts'
 
@@ -26,6 +27,8 @@ export interface StepSetup {
   /** This step within its run, `GITHUB_JOB/GITHUB_ACTION`. */
   readonly step: string
   readonly log: Logger
+  /** Replaces the key and the token in what is shown or recorded: a prompt may quote them. */
+  readonly redact: Redact
   /** The job's tracking comment, with `comment: true` and GitHub opened. */
   readonly openComment: (start: CommentStart) => TrackingComment | undefined
   /** The prompt as it is sent: with `context: auto`, followed by what changed. */

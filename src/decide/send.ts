@@ -32,14 +32,17 @@ export async function sendPrompt(
   const { settings, log } = setup
   const project = `project "${forLog(settings.projectId)}"`
   const job = target.kind === 'follow-up' ? `agent job "${forLog(target.jobId)}"` : undefined
+  // A prompt may quote the key or the token (a pasted command line): what is shown of it is redacted first, before
+  // it is shortened, so that no part of a secret is left for the runner's masking to miss.
+  const shown = setup.redact(prompt)
   log.info(
     job === undefined
-      ? `Starting an agent job in ${project} with the prompt: ${firstLine(prompt, 100)}`
-      : `Sending a follow-up to ${job} in ${project}: ${firstLine(prompt, 100)}`
+      ? `Starting an agent job in ${project} with the prompt: ${firstLine(shown, 100)}`
+      : `Sending a follow-up to ${job} in ${project}: ${firstLine(shown, 100)}`
   )
   // The record and a re-run's search go by the prompt as the user wrote it, not the text read from GitHub.
   const text = await setup.compose(prompt)
-  const request = trackedRequest(settings, run, setup.clock, prompt, target.kind)
+  const request = trackedRequest(settings, run, setup.clock, { prompt, shown }, target.kind)
   await comment?.recordBeforeSending(request)
   if (setup.clock.cancelled()) {
     comment?.withdraw(request)
@@ -83,19 +86,20 @@ function followUpWording(job: string): RequestWording {
   }
 }
 
+/** The request to record: the prompt's hash, and its first line as shown (redacted), for people. */
 function trackedRequest(
   settings: Settings,
   run: RunRecord,
   clock: Clock,
-  prompt: string,
+  prompt: { readonly prompt: string; readonly shown: string },
   kind: TrackedRequest['kind']
 ): TrackedRequest {
   return {
     kind,
     run: run.id,
     attempt: run.attempt,
-    prompt: promptHash(prompt),
-    line: firstLine(prompt),
+    prompt: promptHash(prompt.prompt),
+    line: firstLine(prompt.shown),
     project: settings.projectId,
     at: clock.date(),
     ...(run.step ? { step: run.step } : {})
