@@ -52,8 +52,8 @@ export interface FakeGitHubOptions {
   readonly intercept?: (call: string, req: IncomingMessage, res: ServerResponse) => boolean
   /** The `html_url` given for a comment; GitHub's own form by default. */
   readonly htmlUrl?: (comment: StoredComment) => string
-  /** Answers each request this long after it arrived, as a GitHub far away does. */
-  readonly latencyMs?: number
+  /** Answers each request (or each `METHOD path` this gives a time for) this long after it arrived, as a GitHub far away does. */
+  readonly latencyMs?: number | ((call: string) => number)
   /**
    * Carries out a write, then answers with the status this returns (e.g. 502) instead of the result: GitHub made
    * the comment, but the answer never said so. `write` counts the writes, from 0.
@@ -109,7 +109,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://localhost')
     const call = `${req.method ?? ''} ${url.pathname}`
     calls.push(call)
-    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
+    const latency = typeof options.latencyMs === 'function' ? options.latencyMs(call) : options.latencyMs
+    if (latency) await new Promise((resolve) => setTimeout(resolve, latency))
     if (options.intercept?.(call, req, res)) return
     const failure = failures.shift()
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })

@@ -36,7 +36,17 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   // The comment, if a request was recorded on it, says why nothing is waited for; a request that may have reached the
   // API stays recorded there, so that a re-run does not send it again.
   const elapsedMs = setup.clock.now() - setup.startedAt
-  const result = { polls: 0, faults: 0, elapsedMs, job: undefined, kind: decision.kind, reason: decision.reason }
+  const { kind, reason } = decision
+  const nothingSent = decision.nothingSent === true
+  const result = {
+    polls: 0,
+    faults: 0,
+    elapsedMs,
+    job: undefined,
+    kind,
+    reason,
+    ...(nothingSent ? { nothingSent } : {})
+  }
   await report(result, decision.comment)
 }
 

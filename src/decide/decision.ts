@@ -57,4 +57,6 @@ export type Decision =
       readonly comment?: TrackingComment | undefined
       /** The job a follow-up was for. */
       readonly jobId?: string | undefined
+      /** Cancelled before the prompt was sent: nothing was started, and no follow-up sent. */
+      readonly nothingSent?: boolean
     }

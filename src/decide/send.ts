@@ -46,7 +46,7 @@ export async function sendPrompt(
   await comment?.recordBeforeSending(request)
   if (setup.clock.cancelled()) {
     comment?.withdraw(request)
-    return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment }
+    return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment, nothingSent: true }
   }
   const sent = await sendRequest({
     settings,
@@ -66,7 +66,9 @@ export async function sendPrompt(
     const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
     if (!maybeSent) comment?.withdraw(request)
     const jobId = target.kind === 'follow-up' ? target.jobId : undefined
-    return { kind: sent.kind === 'cancelled' ? 'cancelled' : 'error', reason: sent.reason, comment, jobId }
+    if (sent.kind === 'cancelled')
+      return { kind: 'cancelled', reason: sent.reason, comment, jobId, nothingSent: !maybeSent }
+    return { kind: 'error', reason: sent.reason, comment, jobId }
   }
   comment?.accepted(request, sent.jobId)
   log.info(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)

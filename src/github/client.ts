@@ -72,7 +72,7 @@ export interface GitHubWork {
   readonly cancellable: boolean
   /**
    * False for the one edit a cancelled run makes: plugin-throttling spaces every write a second apart in a queue
-   * the whole process shares, and that edit has two seconds in all.
+   * the whole process shares, and that edit has four seconds in all.
    */
   readonly throttled: boolean
   /** Each request, from connecting to the last byte, ends within this (request-timeout), and may be tried again. */

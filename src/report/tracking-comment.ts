@@ -65,6 +65,10 @@ export class TrackingComment {
   /** Requests of this run that a written comment records: what a re-run can find. */
   #recorded: readonly TrackedRequest[] = []
   #sent: readonly TrackedRequest[] = []
+  /** Requests this run recorded, then withdrew (they were never sent): the comment must not keep them. */
+  #withdrawn: readonly TrackedRequest[] = []
+  /** What the comment holds, as last written. */
+  #written: TrackingState | undefined
 
   constructor(github: Pick<GitHub, 'write' | 'run'>, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
     this.#github = github
@@ -94,6 +98,7 @@ export class TrackingComment {
   /** The request surely never reached the API: a re-run may send it again. */
   withdraw(request: TrackedRequest): void {
     this.#sent = this.#sent.filter((sent) => sent !== request)
+    this.#withdrawn = [...this.#withdrawn, request]
     this.#state = withdrawRequest(this.#state, request)
   }
 
@@ -108,7 +113,12 @@ export class TrackingComment {
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
     const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
     const left = await timeLeftAfter(this.#pending, budget, this.#runner.now)
-    if (left < this.#budgets.minimumMs) {
+    // A record of a request that was never sent must go, or a re-run would take it as perhaps sent and send nothing:
+    // that edit is tried with whatever time is left.
+    const withdrawing = this.#withdrawn.some((request) =>
+      this.#written?.requests.some((kept) => sameRequest(kept, request))
+    )
+    if (left < (withdrawing ? 1 : this.#budgets.minimumMs)) {
       this.#runner.log.warning(
         `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
       )
@@ -144,6 +154,7 @@ export class TrackingComment {
 
   #landed(result: CommentResult & { kind: 'commented' }, written: TrackingState): void {
     this.#commentId = result.commentId
+    this.#written = result.state
     this.#find = false
     const holds = (request: TrackedRequest) => result.state.requests.some((listed) => sameRequest(listed, request))
     this.#recorded = this.#sent.filter(holds)

@@ -67,8 +67,11 @@ export type WaitResult = WaitStats &
       }
     /** A permanent fault: the reason says what to change. */
     | { readonly kind: 'error'; readonly reason: string }
-    /** `reason` when the run was cancelled before the wait began. */
-    | { readonly kind: 'cancelled'; readonly reason?: string }
+    /**
+     * `reason` when the run was cancelled before the wait began; `nothingSent` when that was before the prompt was
+     * sent.
+     */
+    | { readonly kind: 'cancelled'; readonly reason?: string; readonly nothingSent?: boolean }
   )
 
 const DEFAULT_HEARTBEAT_MS = 60_000

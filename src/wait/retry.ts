@@ -50,8 +50,12 @@ async function sleepUnlessCancelled(ms: number, signal: AbortSignal): Promise<vo
  * the job ends, the comment holds the runner no longer than this in all.
  */
 export const GITHUB_DEADLINE_MS = 60_000
-/** The tracking comment's edit after a cancellation must fit in the time the runner leaves. */
-export const CANCELLED_COMMENT_DEADLINE_MS = 2000
+/**
+ * The tracking comment's edit after a cancellation must fit in the time the runner leaves (7.5 s from its first
+ * signal to its second): the comment's pending write (the record of a request, when the cancel came while it was
+ * written) and the edit that withdraws that record share it.
+ */
+export const CANCELLED_COMMENT_DEADLINE_MS = 4000
 /** Less time than this left for an edit is not worth a request. */
 export const MIN_COMMENT_TIME_MS = 1000
 /** After a cancellation, what is left (outputs, summary) takes milliseconds; editing a comment takes longer. */

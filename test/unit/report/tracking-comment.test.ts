@@ -106,6 +106,25 @@ describe('TrackingComment', () => {
     expect(comment.protectsReruns()).toBe(true)
   })
 
+  it('withdraws the record of a request never sent with whatever time is left, under the minimum too', async () => {
+    let release: () => void = () => undefined
+    const slow = new Promise<void>((resolve) => (release = resolve))
+    const { comment, writes, warnings, cancel } = harness(async (write) => {
+      if (stageOf(write) === 'sending') await slow
+      return written(write)
+    }, true)
+    const recorded = comment.recordBeforeSending(REQUEST)
+    cancel()
+    await recorded
+    comment.withdraw(REQUEST)
+    // The record lands with less than the minimum of the budget left.
+    setTimeout(release, BUDGETS.cancelledDeadlineMs - 20)
+    await comment.end(ended('cancelled'))
+    expect(writes.map(({ write }) => stageOf(write))).toEqual(['sending', 'cancelled'])
+    expect(writes[1]?.write.state.requests).toEqual([])
+    expect(warnings).toEqual([])
+  })
+
   it('says re-runs are unprotected when the record of a sent request never landed, and says why once', async () => {
     const { comment, warnings } = harness(() => Promise.resolve({ kind: 'warning', warning: 'no permission' }))
     await comment.recordBeforeSending(REQUEST)
