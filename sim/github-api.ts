@@ -1,5 +1,5 @@
 // A local stand-in for the parts of GitHub's API the action uses: GraphQL's `viewer` (who the token acts as),
-// and an issue's comments: list (paginated), create, update.
+// and an issue's comments: list (paginated), read one, create, update.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 
@@ -176,6 +176,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         : sendJson(res, status, { message: 'Server Error' })
     }
     const update = updatePath.exec(url.pathname)
+    if (update && req.method === 'GET') {
+      const comment = comments.find((candidate) => candidate.id === Number(update[1]))
+      return comment ? sendJson(res, 200, view(comment)) : sendJson(res, 404, { message: 'Not Found' })
+    }
     if (update && req.method === 'PATCH') {
       // A token with admin rights can edit anyone's comment, as on GitHub: the action must not rely on a refusal.
       const comment = comments.find((candidate) => candidate.id === Number(update[1]))

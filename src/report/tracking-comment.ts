@@ -146,7 +146,9 @@ export class TrackingComment {
     const cancelled = this.#runner.cancelled()
     const runUrl = this.#github.run.url
     const render = (fitted: TrackingState): string => renderComment(fitted, view, runUrl)
-    const write = { commentId: this.#commentId, state, render, find: this.#find, at: this.#runner.date(), cancelled }
+    const mine = [...this.#sent, ...this.#withdrawn]
+    const at = this.#runner.date()
+    const write = { commentId: this.#commentId, state, render, find: this.#find, at, cancelled, mine }
     const result = await this.#github.write(write, deadlineMs)
     if (result.kind === 'commented') this.#landed(result, state)
     else if (result.kind === 'warning') this.#warn(result.warning)

@@ -10,9 +10,10 @@ import {
   type FailedWork,
   type GitHub,
   openGitHub,
+  resolveCommentTarget,
   type RunInfo
 } from '../../../src/github/open.ts'
-import { type CommentTarget, resolveCommentTarget } from '../../../src/github/tracking-comments.ts'
+import type { CommentTarget } from '../../../src/github/tracking-comments.ts'
 
 const opened = openTransport([], { http: undefined, https: undefined, noProxy: '' }, new AbortController().signal)
 const servers: FakeGitHub[] = []
@@ -47,7 +48,8 @@ describe('openGitHub', () => {
       render: () => 'Running',
       find: true,
       at: 0,
-      cancelled: false
+      cancelled: false,
+      mine: []
     } as const
     const written = await side.write(write, 300)
     expect(written).toEqual({
