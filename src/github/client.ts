@@ -4,6 +4,7 @@
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import { Octokit } from '@octokit/rest'
+import { setTimeout as delay } from 'node:timers/promises'
 import { fetch as undiciFetch } from 'undici'
 import { faultWords, networkFaultOf, PROXY_AUTH_REQUIRED, tunnelRefusal } from '../transport/network-fault.ts'
 import type { Transport } from '../transport/transport.ts'
@@ -13,18 +14,31 @@ import { forLog } from '../text/untrusted.ts'
 /**
  * A failed request is not retried once the deadline has passed (plugin-retry would otherwise wait and try again, its
  * waits holding the runner, and only then give up), nor when the proxy wants credentials: trying again cannot help.
- * Listed first, so its hook runs before plugin-retry's, which tries again only an error that carries its request.
+ * And a 429 that plugin-throttling does not take for a rate limit (it names no secondary limit and shows no spent
+ * quota) but that says Retry-After is waited out and sent again, within the deadline, as the plugin waits out the
+ * others. Listed first, so its hook runs before plugin-retry's, which tries again only an error that carries its
+ * request.
  */
-const stopAtDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
+/** Whether a 429's Retry-After may be waited out: the seconds it asks, and how many such waits came before. */
+type MayWaitOut = (retryAfterS: number, waited: number) => boolean
+const isMayWaitOut = (value: unknown): value is MayWaitOut => typeof value === 'function'
+
+const withinDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
   const deadline: unknown = options['deadline']
-  octokit.hook.error('request', (error) => {
+  const mayWait: unknown = options['mayWaitOut']
+  let waited = 0
+  octokit.hook.error('request', async (error, request) => {
     if (deadline instanceof AbortSignal && deadline.aborted) throw new Error('the deadline passed', { cause: error })
     if (tunnelRefusal(error) === PROXY_AUTH_REQUIRED) throw new Error('the proxy wants credentials', { cause: error })
-    throw error
+    const retryAfterS = plainRetryAfter(error)
+    if (retryAfterS === undefined || !isMayWaitOut(mayWait) || !mayWait(retryAfterS, waited)) throw error
+    waited += 1
+    await delay(retryAfterS * 1000, undefined, deadline instanceof AbortSignal ? { signal: deadline } : {})
+    return octokit.request(request)
   })
 }
 
-const GitHub = Octokit.plugin(stopAtDeadline, retry, throttling)
+const GitHub = Octokit.plugin(withinDeadline, retry, throttling)
 type GitHubOctokit = InstanceType<typeof GitHub>
 
 /** A rate limit GitHub reported that was not waited out, because it reached past the deadline. */
@@ -126,6 +140,7 @@ export function createGitHubClient(transport: Transport, access: GitHubAccess, w
     userAgent: transport.userAgent,
     request: { fetch },
     deadline: signal,
+    mayWaitOut: (retryAfterS: number, waited: number) => retryWithinDeadline(true)(retryAfterS, {}, octokit, waited),
     log: { debug: log, info: log, warn: log, error: log },
     throttle: {
       enabled: work.throttled,
@@ -211,6 +226,26 @@ export function isAuthor(author: { login?: string; type?: string } | null | unde
   return bot && (author.login === `${login}[bot]` || `${author.login}[bot]` === login)
 }
 
+/** A header of the answer an Octokit error carries; undefined without an answer or without the header. */
+function responseHeader(error: unknown, name: string): string | undefined {
+  if (!(error instanceof Error) || !('response' in error)) return undefined
+  const response: unknown = error.response
+  const headers: unknown =
+    typeof response === 'object' && response !== null && 'headers' in response ? response.headers : undefined
+  if (typeof headers !== 'object' || headers === null || !(name in headers)) return undefined
+  const value: unknown = (headers as Record<string, unknown>)[name]
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}
+
+/** The seconds a 429 asks to wait, when plugin-throttling does not take it for a rate limit of its own. */
+function plainRetryAfter(error: unknown): number | undefined {
+  if (httpStatusOf(error) !== 429 || !(error instanceof Error) || /\bsecondary rate\b/i.test(error.message))
+    return undefined
+  if (responseHeader(error, 'x-ratelimit-remaining') === '0') return undefined
+  const seconds = Number(responseHeader(error, 'retry-after'))
+  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : undefined
+}
+
 /**
  * Whether GitHub's answer is a rate limit rather than a refusal: a 429, or a 403 that says so (`x-ratelimit-remaining:
  * 0`, or a secondary rate limit in its message).
@@ -219,14 +254,7 @@ export function isRateLimitAnswer(error: unknown): boolean {
   const status = httpStatusOf(error)
   if (status === 429) return true
   if (status !== 403 || !(error instanceof Error)) return false
-  const response: unknown = 'response' in error ? error.response : undefined
-  const headers: unknown =
-    typeof response === 'object' && response !== null && 'headers' in response ? response.headers : undefined
-  const remaining =
-    typeof headers === 'object' && headers !== null && 'x-ratelimit-remaining' in headers
-      ? headers['x-ratelimit-remaining']
-      : undefined
-  return String(remaining) === '0' || /\brate limit/i.test(error.message)
+  return responseHeader(error, 'x-ratelimit-remaining') === '0' || /\brate limit/i.test(error.message)
 }
 
 /** The HTTP status an Octokit error carries; undefined for a failure without an answer. */
