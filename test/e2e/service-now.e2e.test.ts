@@ -135,7 +135,8 @@ describe('base-url mistakes said as such', () => {
     const closed = await nothingListening()
     const result = await run(
       closed,
-      {},
+      // The default intervals: a few connections in the minute, not hundreds in a real second.
+      { 'poll-interval': '5s', 'max-poll-interval': '30s' },
       {
         // The step's clock and its waits run 60 times faster: its minute passes in a second.
         nodeArgs: ['--import', join(FIXTURES, 'fast-clock.mjs')],
