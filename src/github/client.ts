@@ -11,6 +11,10 @@ import type { Transport } from '../transport/transport.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 
+/** Whether a 429's Retry-After may be waited out: the seconds it asks, and how many such waits came before. */
+type MayWaitOut = (retryAfterS: number, waited: number) => boolean
+const isMayWaitOut = (value: unknown): value is MayWaitOut => typeof value === 'function'
+
 /**
  * A failed request is not retried once the deadline has passed (plugin-retry would otherwise wait and try again, its
  * waits holding the runner, and only then give up), nor when the proxy wants credentials: trying again cannot help.
@@ -19,10 +23,6 @@ import { forLog } from '../text/untrusted.ts'
  * others. Listed first, so its hook runs before plugin-retry's, which tries again only an error that carries its
  * request.
  */
-/** Whether a 429's Retry-After may be waited out: the seconds it asks, and how many such waits came before. */
-type MayWaitOut = (retryAfterS: number, waited: number) => boolean
-const isMayWaitOut = (value: unknown): value is MayWaitOut => typeof value === 'function'
-
 const withinDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
   const deadline: unknown = options['deadline']
   const mayWait: unknown = options['mayWaitOut']
