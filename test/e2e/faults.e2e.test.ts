@@ -258,11 +258,12 @@ describe('transient faults are retried, then the job is reported', () => {
 describe('faults that outlast the timeout', () => {
   it('say what kept failing and how many attempts were made', async () => {
     const server = await serve((_req, res) => res.writeHead(503).end())
-    const result = await run(server, { timeout: '1500ms' })
+    // Long enough for a few attempts on a loaded machine.
+    const result = await run(server, { timeout: '3s' })
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ status: '', outcome: 'timeout' })
     const [error] = errorAnnotations(result)
-    expect(error).toContain(`could not be read within the timeout of 2s: HTTP 503 (${server.requests.length} attempts)`)
+    expect(error).toContain(`could not be read within the timeout of 3s: HTTP 503 (${server.requests.length} attempts)`)
     expect(server.requests.length).toBeGreaterThanOrEqual(4)
     // Without its timeout the step would poll until the test's own timeout.
     expect(result.durationMs).toBeLessThan(15_000)
