@@ -245,7 +245,7 @@ describe('two runs on one tracking comment', () => {
     const api = simulateAgentApi({
       projectId: 'proj',
       apiKey: KEY,
-      run: { activeForMs: 4000, final: { status: 'completed', prLink: PR } }
+      run: { activeForMs: 60_000, final: { status: 'completed', prLink: PR } }
     })
     const server = await servers.serve(api.respond)
     const github = await servers.github()
@@ -256,7 +256,9 @@ describe('two runs on one tracking comment', () => {
     const followUp = { prompt: 'Cover the errors too', 'follow-up': 'true', wait: 'false' }
     const follower = await runOn(server, followUp, { github, env: { GITHUB_RUN_ID: '200' } })
     expect(follower.outputs).toMatchObject({ outcome: 'started', 'job-id': 'job-1' })
-    // The starter edits the comment when the job ends, after the follow-up was recorded.
+    // Only then does the job end, and the starter edit the comment: after the follow-up was recorded there.
+    const job = api.jobs.get('job-1')
+    if (job) job.run = { activePolls: 0, final: { status: 'completed', prLink: PR } }
     const started = await starter
     expect(started.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
     expect(github.comments).toHaveLength(1)
