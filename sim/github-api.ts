@@ -1,6 +1,6 @@
 // A local stand-in for the parts of GitHub's API the action uses, across the repositories a test names (the
 // workflow's own, `owner/repo`, and others such as a docs repository): GraphQL's `viewer` (who the token acts as); an
-// issue's comments (list, paginated; create; update) and the repository's comments updated since a time; pull
+// issue's comments (list, paginated; read one; create; update) and the repository's comments updated since a time; pull
 // requests (read, close), their files, and compares between two commits; labels; check runs; who may do what
 // (collaborator permission) and reactions on comments.
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -112,8 +112,8 @@ export interface FakeGitHubOptions {
   readonly intercept?: (call: string, req: IncomingMessage, res: ServerResponse) => boolean
   /** The `html_url` given for a comment; GitHub's own form by default. */
   readonly htmlUrl?: (comment: StoredComment) => string
-  /** Answers each request this long after it arrived, as a GitHub far away does. */
-  readonly latencyMs?: number
+  /** Answers each request (or each `METHOD path` this gives a time for) this long after it arrived, as a GitHub far away does. */
+  readonly latencyMs?: number | ((call: string) => number)
   /**
    * Carries out a write, then answers with the status this returns (e.g. 502) instead of the result: GitHub made
    * the comment, but the answer never said so. `write` counts the writes, from 0.
@@ -203,7 +203,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://localhost')
     const call = `${req.method ?? ''} ${url.pathname}`
     calls.push(call)
-    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs))
+    const latency = typeof options.latencyMs === 'function' ? options.latencyMs(call) : options.latencyMs
+    if (latency) await new Promise((resolve) => setTimeout(resolve, latency))
     if (options.intercept?.(call, req, res)) return
     const failure = failures.shift()
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })
@@ -309,6 +310,11 @@ function read(world: World, request: Request, repo: string, rest: string): void 
     if (!listed) return sendJson(res, 404, { message: 'Not Found' })
     const { items, headers } = paged(listed, url, base)
     return sendJson(res, 200, items, headers)
+  }
+  const one = /^\/issues\/comments\/(\d+)$/.exec(rest)
+  if (one) {
+    const comment = world.comments.find((candidate) => candidate.repo === repo && candidate.id === Number(one[1]))
+    return comment ? sendJson(res, 200, commentView(world, comment)) : sendJson(res, 404, { message: 'Not Found' })
   }
   const pull = /^\/pulls\/(\d+)$/.exec(rest)
   if (pull) {

@@ -1,7 +1,8 @@
 // A minimal forward proxy on 127.0.0.1, as a self-hosted runner's proxy would be: absolute-form requests for
 // http:// targets, CONNECT tunnels for https:// targets. It records what it carried. Host names under `.test`
 // (such as api.mintlify.test) reach this machine, as a real host would through a real proxy; `routes` sends
-// other `host:port` targets (such as api.mintlify.com:443) to servers on this machine.
+// other `host:port` targets (such as api.mintlify.com:443) to servers on this machine. `misbehave` makes it a proxy
+// that closes every tunnel's connection at once, holds each CONNECT unanswered, or answers it with a status.
 import { createServer, request as httpRequest } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 
@@ -12,12 +13,23 @@ export interface LoopbackProxy {
   close(): Promise<void>
 }
 
+/** How a proxy fails a CONNECT: it drops the connection, never answers, or answers with this status (e.g. 407). */
+export type Misbehaviour = 'close' | 'hang' | number
+
 export interface ProxyOptions {
   /** `host:port` targets and the `host:port` that serves each, e.g. `api.mintlify.com:443` -> `127.0.0.1:41234`. */
   readonly routes?: Readonly<Record<string, string>>
+  /** Fail every CONNECT this way (a request for an http:// target alike), instead of carrying it. */
+  readonly misbehave?: Misbehaviour
 }
 
-export async function startProxy({ routes = {} }: ProxyOptions = {}): Promise<LoopbackProxy> {
+/** Fails the CONNECT on this socket as `misbehave` says. */
+function fail(client: Socket, misbehave: Misbehaviour): void {
+  if (misbehave === 'close') client.destroy()
+  else if (misbehave !== 'hang') client.end(`HTTP/1.1 ${misbehave} No\r\nContent-Length: 0\r\n\r\n`)
+}
+
+export async function startProxy({ routes = {}, misbehave }: ProxyOptions = {}): Promise<LoopbackProxy> {
   /** Where the proxy connects for a target: a route, or this machine for names under `.test`. */
   const resolve = (host: string, port: string): { host: string; port: number } => {
     const [routedHost = '', routedPort] = (routes[`${host}:${port}`] ?? '').split(':')
@@ -28,6 +40,7 @@ export async function startProxy({ routes = {} }: ProxyOptions = {}): Promise<Lo
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     carried.push(`${req.method ?? ''} ${req.url ?? ''}`)
+    if (misbehave !== undefined) return fail(req.socket, misbehave)
     const target = new URL(req.url ?? '')
     const resolved = resolve(target.hostname, target.port || '80')
     target.hostname = resolved.host
@@ -41,6 +54,8 @@ export async function startProxy({ routes = {} }: ProxyOptions = {}): Promise<Lo
   })
   server.on('connect', (req, client: Socket, head: Buffer) => {
     carried.push(`CONNECT ${req.url ?? ''}`)
+    client.on('error', () => undefined)
+    if (misbehave !== undefined) return fail(client, misbehave)
     const [host = '', port = '443'] = (req.url ?? '').split(':')
     const resolved = resolve(host, port)
     const upstream = connect(resolved.port, resolved.host, () => {

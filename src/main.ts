@@ -23,7 +23,8 @@ export async function run(): Promise<void> {
   }
   const cancelSignal = cancelOnSignals(cancelGraceMs(settings.githubUse.comment))
   try {
-    opened = openTransport([settings.apiKey, settings.githubToken], environment.proxies, cancelSignal)
+    const secrets = [settings.apiKey, settings.githubToken]
+    opened = openTransport(secrets, environment.proxies, cancelSignal, settings.requestTimeoutMs)
   } catch (error) {
     await runner.cannotStart(errorMessage(error), "the runner's proxy setting cannot be used")
     return

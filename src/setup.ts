@@ -52,6 +52,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     outputs: runner.outputs,
     log: runner.log,
     date: clock.date,
+    now: clock.now,
     cancelled: clock.cancelled,
     whenCancelled: clock.whenCancelled
   }

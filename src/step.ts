@@ -10,6 +10,7 @@ import { decideBatch, notifyCovered } from './decide/batch.ts'
 import { answerRequest, decideRequest } from './decide/command.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
+import type { Redact } from './text/redact.ts'
 import type { CheckRun } from './report/check-run.ts'
 import { logPreview, logProgress, type Report, reporter, waitingLine } from './report/report.ts'
 import type { StepFacts } from './report/summary.ts'
@@ -25,7 +26,7 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   const setup = await setUpStep(settings, outside)
   const check = await openCheck(setup, outside.environment, outside.runner)
   const decision = await decide(setup)
-  const report = reporter(settings, outside.runner, stepFacts(settings, decision), check)
+  const report = reporter(settings, outside.runner, stepFacts(settings, decision, setup.redact), check)
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report, check)
     return
@@ -34,7 +35,16 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   // API stays recorded there, so that a re-run does not send it again.
   const elapsedMs = setup.clock.now() - setup.startedAt
   const job = decision.kind === 'skipped' ? decision.job : undefined
-  const result = { polls: 0, faults: 0, elapsedMs, job, kind: decision.kind, reason: decision.reason }
+  const nothingSent = decision.kind === 'cancelled' && decision.nothingSent === true
+  const result = {
+    polls: 0,
+    faults: 0,
+    elapsedMs,
+    job,
+    kind: decision.kind,
+    reason: decision.reason,
+    ...(nothingSent ? { nothingSent } : {})
+  }
   await report(result, decision.comment)
 }
 
@@ -135,8 +145,11 @@ async function previewPhase(
   return outcome
 }
 
-/** The job and the prompt, for the summary and the outputs: the request made, or the one that was tried. */
-function stepFacts(settings: Settings, decision: Decision): StepFacts {
+/**
+ * The job and the prompt (redacted: it may quote the key), for the summary and the outputs: the request made, or the
+ * one that was tried.
+ */
+function stepFacts(settings: Settings, decision: Decision, redact: Redact): StepFacts {
   const tried = settings.jobId === undefined ? 'start' : 'follow-up'
   const sentKind = decision.kind === 'job' ? decision.request?.kind : decision.kind === 'skipped' ? undefined : tried
   const made = decision.kind === 'job' && decision.sent ? decision.request?.kind : undefined
@@ -154,6 +167,6 @@ function stepFacts(settings: Settings, decision: Decision): StepFacts {
     sent:
       prompt === undefined || sentKind === undefined
         ? undefined
-        : { kind: sentKind === 'start' ? 'prompt' : 'follow-up', prompt }
+        : { kind: sentKind === 'start' ? 'prompt' : 'follow-up', prompt: redact(prompt) }
   }
 }

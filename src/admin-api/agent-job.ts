@@ -3,7 +3,7 @@
 // show a secret the API echoed.
 import { isTerminal } from '../text/outcome.ts'
 import { type Redact, redactedDeep } from '../text/redact.ts'
-import { forLog, httpUrl, pathSegmentProblem, shownHttpUrl } from '../text/untrusted.ts'
+import { type CheckedUrl, checkShownUrl, forLog, httpUrl, pathSegmentProblem } from '../text/untrusted.ts'
 
 export interface AgentJob {
   /** Exactly as the API gave it: an id is never redacted (it would stop naming the job), and one holding a secret is refused. */
@@ -15,7 +15,10 @@ export interface AgentJob {
   /** `prLink`, checked. */
   readonly pr: PullRequestLink
   readonly model: string | undefined
+  /** `source.repository`, redacted, for showing as text. */
   readonly repository: string | undefined
+  /** `source.repository` checked as a URL to pass on (the `docs-repository` output); undefined when there is none. */
+  readonly repositoryUrl: CheckedUrl | undefined
   readonly ref: string | null | undefined
   readonly createdAt: string | undefined
   readonly archivedAt: string | null | undefined
@@ -130,9 +133,12 @@ function descriptiveFields(body: Record<string, unknown>, redact: Redact) {
   let source: Record<string, unknown> = {}
   if (isRecord(body['source'])) source = body['source']
   else if (body['source'] !== undefined) ignored.push(`"source" (${typeName(body['source'])})`)
+  const model = text(body, 'model')
+  const repository = text(source, 'repository', 'source.repository')
   return {
-    model: text(body, 'model'),
-    repository: text(source, 'repository', 'source.repository'),
+    model,
+    repository,
+    repositoryUrl: repository ? checkShownUrl(repository, redact) : undefined,
     ref: nullableText(source, 'ref', 'source.ref'),
     createdAt: text(body, 'createdAt'),
     archivedAt: nullableText(body, 'archivedAt'),
@@ -153,8 +159,8 @@ export type PullRequestLink =
   | { readonly kind: 'none' }
   /** An http(s) URL; `pullRequest` when it is a pull request's page on a GitHub host. */
   | { readonly kind: 'link'; readonly url: URL; readonly pullRequest: PullRequestRef | undefined }
-  /** Not an http(s) URL that can be shown (see shownHttpUrl), so it is passed on nowhere. */
-  | { readonly kind: 'dropped'; readonly text: string }
+  /** Not an http(s) URL that can be shown (see checkShownUrl), so it is passed on nowhere. */
+  | { readonly kind: 'dropped'; readonly text: string; readonly why: CheckedUrl & { kind: 'dropped' } }
 
 export function checkPrLink(
   text: string | null | undefined,
@@ -162,8 +168,9 @@ export function checkPrLink(
   redact: (text: string) => string
 ): PullRequestLink {
   if (!text) return { kind: 'none' }
-  const url = shownHttpUrl(text, redact)
-  if (!url) return { kind: 'dropped', text: redact(text) }
+  const checked = checkShownUrl(text, redact)
+  if (checked.kind === 'dropped') return { kind: 'dropped', text: redact(text), why: checked }
+  const { url } = checked
   return {
     kind: 'link',
     url,

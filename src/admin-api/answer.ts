@@ -1,8 +1,9 @@
 // The parts of an admin API answer that every operation reads alike: its JSON, its job, its error message, the
-// refusals that mean the same whatever was asked (a redirect, a refused key), a network failure in words, and how long
-// the API asked to wait.
+// refusals that mean the same whatever was asked (a redirect, a key refused or not allowed), an address that is not
+// the API, and how long the API asked to wait.
 import type { Exchange, Headers } from '../transport/exchange.ts'
 import type { Redact } from '../text/redact.ts'
+import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 import { type AgentJob, identityProblem, isRecord, parseJob, readJobId } from './agent-job.ts'
 
@@ -23,6 +24,12 @@ export interface Asked {
   readonly githubHosts: ReadonlySet<string>
   /** What to say when the API's host name does not resolve: it depends on whether base-url was set. */
   readonly hostNotFound: (reason: string) => string
+  /** base-url, as given. */
+  readonly baseUrl: URL
+  /** The API has not answered this step yet: a fault may then be base-url's own. */
+  readonly neverAnswered: boolean
+  /** `start the agent job`: what a request that changes something does; undefined for a read. */
+  readonly what?: string | undefined
 }
 
 export const NOT_JSON = Symbol('not JSON')
@@ -98,16 +105,42 @@ export function describeAnswer(answer: Answer, redact: Redact): string {
   return `HTTP ${answer.status}: ${forLog(redact(decoded['error']))}${detailText}`
 }
 
-/** The refusals every operation reads alike: a redirect, a refused key. */
-export function refusalOfAnyRequest(answer: Answer, described: string, redact: Redact): string | undefined {
+const MAKE_A_KEY = "Admin API keys are made on the dashboard's API keys page, under organization settings"
+
+/** The refusals every operation reads alike: a redirect, a key refused (401) or not allowed this request (403). */
+export function refusalOfAnyRequest(
+  answer: Answer,
+  described: string,
+  asked: Pick<Asked, 'redact' | 'what'>
+): string | undefined {
   const { status, headers } = answer
   if (status >= 300 && status < 400) {
-    return `The API answered ${described}, a redirect${locationOf(headers, redact)}. Redirects are not followed so the API key never travels elsewhere: set base-url to the address that answers directly.`
+    return `The API answered ${described}, a redirect${locationOf(headers, asked.redact)}. Redirects are not followed so the API key never travels elsewhere: set base-url to the address that answers directly.`
   }
-  if (status === 401 || status === 403) {
-    return `The API refused the key (${described}). Check that the api-key secret holds a Mintlify admin API key (it starts with "mint_") for this project; admin keys are made on the dashboard's API keys page, under organization settings.`
+  if (status === 401) {
+    return `The API refused the key (${described}): it is not a valid admin API key (one starts with "mint_"), or it has expired (a key expires after the lifetime chosen when it was made, 90 days by default). ${MAKE_A_KEY}: make a new one and store it in the api-key secret.`
   }
+  if (status === 403) return forbidden(described, asked)
   return undefined
+}
+
+/**
+ * A 403: the key is valid but not allowed this request. The API's own words say why when they can: a plan without
+ * API access, an IP allowlist; otherwise a refused write is most likely a key limited to read.
+ */
+function forbidden(described: string, asked: Pick<Asked, 'what'>): string {
+  const refused = `The API refused ${asked.what === undefined ? 'this request' : `to ${asked.what}`} (${described})`
+  if (/\bplan\b/i.test(described)) {
+    return `${refused}: your Mintlify plan does not include API access. The admin API and the agent need a Pro or Enterprise plan.`
+  }
+  const allowlist = `a GitHub-hosted runner's address changes from run to run: run this step on a self-hosted runner with a fixed address that the allowlist includes, or change the key's allowlist`
+  if (/\bIP\b|allow-?list|address/i.test(described)) {
+    return `${refused}: the key's IP allowlist does not include this runner's address, and ${allowlist}.`
+  }
+  if (asked.what !== undefined) {
+    return `${refused}: the key is not allowed to. A key limited to read can follow a job but not start one, send a follow-up or build a preview: starting jobs needs a key with write access (${MAKE_A_KEY}). If the key has an IP allowlist, it must include this runner's address.`
+  }
+  return `${refused}: the key is not allowed to read this project's jobs. If the key has an IP allowlist, ${allowlist}; check too that the key belongs to this project's organization.`
 }
 
 function locationOf(headers: Headers, redact: Redact): string {
@@ -115,63 +148,44 @@ function locationOf(headers: Headers, redact: Redact): string {
   return typeof location === 'string' ? ` to ${forLog(redact(location))}` : ''
 }
 
-/** Network failures that happen before a request is sent: connecting was refused, or the name did not resolve. */
-export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'UND_ERR_CONNECT_TIMEOUT'
-])
-
-const NETWORK_ERRORS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset or closed mid-response',
-  UND_ERR_SOCKET: 'connection reset or closed mid-response',
-  EPIPE: 'connection closed while sending',
-  ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
-  EAI_AGAIN: 'DNS lookup failed temporarily',
-  ENOTFOUND: 'host not found',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable'
-}
-
-export const PROXY_AUTH_REQUIRED = 407
-
 /**
- * The status a proxy gave instead of opening the tunnel to the API (undici's words for it), if that is what
- * happened: then the request never left the proxy.
+ * What came back, in a few words, when it does not look like the Mintlify admin API (which answers JSON, and never
+ * 405): an HTML page where a job or an error was expected, or a method the address does not allow. A 5xx page is an
+ * outage's, not base-url's. Undefined when it may be the API.
  */
-export function proxyRefusal(code: string | undefined, message: string): number | undefined {
-  const match =
-    code === 'UND_ERR_ABORTED' ? /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message) : null
-  return match ? Number(match[1]) : undefined
+export function unlikeTheApi(answer: Answer, redact: Redact): string | undefined {
+  const { status, headers, body } = answer
+  if (status === 405) return `${describeAnswer(answer, redact)} (method not allowed)`
+  const type = headers['content-type']
+  const html = (typeof type === 'string' && /html/i.test(type)) || /^\s*</.test(body ?? '')
+  if (html && ((status >= 200 && status < 300) || status === 404)) return `HTTP ${status} with an HTML page`
+  return undefined
 }
 
-export function proxyReason(status: number): string {
-  return status === PROXY_AUTH_REQUIRED
-    ? `the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required). Put the proxy's user and password in HTTPS_PROXY (http://user:password@proxy:port)`
-    : `the proxy could not open a tunnel to the API (HTTP ${status})`
+/** base-url, named, with what its answer was. */
+export function notTheApi(asked: Asked, method: 'GET' | 'POST', what: string): string {
+  return `base-url (${asked.baseUrl.href}) does not look like the Mintlify admin API: ${method} ${asked.target.href} answered ${what}, where the API answers JSON. Set base-url to the admin API's root (https://api.mintlify.com, the default).`
 }
 
-/** `connection refused (ECONNREFUSED)`; `message` must be redacted and is shown only for an unknown code. */
-export function networkReason(code: string | undefined, message: string): string {
-  const known = code === undefined ? undefined : NETWORK_ERRORS[code]
-  const suffix = code === undefined ? '' : ` (${code})`
-  return known ? `${known}${suffix}` : `network error: ${forLog(message)}${suffix}`
+/** base-url, named, when it has never answered: connecting to it failed, for `triedMs`. */
+export function unreachedBaseUrl(asked: Pick<Asked, 'baseUrl'>, words: string, triedMs: number): string {
+  return `base-url (${asked.baseUrl.href}) could not be reached for ${formatDuration(triedMs)}, and has not answered once: ${words}. Check base-url (the admin API's root, https://api.mintlify.com by default), and that this runner can reach it (a runner behind a proxy needs HTTPS_PROXY).`
 }
 
 /**
- * Reads a `Retry-After` header: a number of seconds or an HTTP date. Returns the wait in milliseconds
- * (never negative), or undefined when the header is absent or unreadable.
+ * Reads a `Retry-After` header: a number of seconds, or an HTTP date, read against the answer's own `Date` header
+ * (the runner's clock may be off; `nowMs` only when the answer has no usable date). Returns the wait in
+ * milliseconds (never negative), or undefined when the header is absent or unreadable.
  */
-export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim()
+export function parseRetryAfter(headers: Headers, nowMs: number): number | undefined {
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim()
+  const value = first(headers['retry-after'])
   if (!value) return undefined
   if (/^\d+$/.test(value)) return Number(value) * 1000
   const date = Date.parse(value)
   if (Number.isNaN(date)) return undefined
-  return Math.max(0, date - nowMs)
+  const answered = Date.parse(first(headers['date']) ?? '')
+  return Math.max(0, date - (Number.isNaN(answered) ? nowMs : answered))
 }
 
 /**
@@ -180,7 +194,7 @@ export function parseRetryAfter(header: string | string[] | undefined, nowMs: nu
  * epoch, or seconds to wait when that small). Undefined when it says nothing readable.
  */
 export function quotaWaitMs(headers: Headers, nowMs: number): number | undefined {
-  const retryAfter = parseRetryAfter(headers['retry-after'], nowMs)
+  const retryAfter = parseRetryAfter(headers, nowMs)
   if (retryAfter !== undefined) return retryAfter
   const seconds = (name: string): number | undefined => {
     const value = headers[name]
@@ -191,6 +205,9 @@ export function quotaWaitMs(headers: Headers, nowMs: number): number | undefined
   if (delta !== undefined) return delta * 1000
   const reset = seconds('x-ratelimit-reset')
   if (reset === undefined) return undefined
-  // A time since the epoch is past 2001; a smaller number is a number of seconds to wait.
-  return reset > 1_000_000_000 ? Math.max(0, reset * 1000 - nowMs) : reset * 1000
+  // A time since the epoch is past 2001, read against the answer's own Date as a Retry-After date is; a smaller number
+  // is a number of seconds to wait.
+  const dated = Date.parse((Array.isArray(headers['date']) ? headers['date'][0] : headers['date']) ?? '')
+  const now = Number.isNaN(dated) ? nowMs : dated
+  return reset > 1_000_000_000 ? Math.max(0, reset * 1000 - now) : reset * 1000
 }

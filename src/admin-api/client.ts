@@ -2,7 +2,7 @@
 // trigger and build status. Every answer is redacted, decoded and classified at this edge; nothing past it sees raw
 // API text.
 import type { Settings } from '../inputs/settings.ts'
-import { exchange, type HttpRequest } from '../transport/exchange.ts'
+import { type Exchange, exchange, type HttpRequest } from '../transport/exchange.ts'
 import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted.ts'
 import { githubHosts as githubHostsOf } from './agent-job.ts'
@@ -67,27 +67,50 @@ function apiRequests(settings: Settings, transport: Transport) {
 /** `serverUrl`: GITHUB_SERVER_URL, whose pull request URLs give `pr-number` and `pr-repository` (as github.com's do). */
 export function createAdminApi(settings: Settings, transport: Transport, serverUrl: string | undefined): AdminApi {
   const { projectId, baseUrl } = settings
-  const judged = {
+  const fixed = {
     projectId,
+    baseUrl,
     redact: transport.redact,
     githubHosts: githubHostsOf(serverUrl),
     hostNotFound: hostNotFoundAdvice(baseUrl)
   }
   const { at, get, post } = apiRequests(settings, transport)
+  /** Whether the API has answered this step yet, anything at all: until then, a fault may be base-url's own. */
+  let answered = false
+  const judged = async (exchanging: Promise<Exchange>, target: URL, jobId?: string, what?: string) => {
+    const neverAnswered = !answered
+    const exchanged = await exchanging
+    if (exchanged.kind === 'answer') answered = true
+    return { exchanged, asked: { ...fixed, neverAnswered, target, jobId, what } }
+  }
   const job = (...segments: string[]): URL => at('v2', 'agent', projectId, 'job', ...segments)
-  const submit = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) =>
-    classifySubmit(await post(target, { prompt }, timeoutMs), timeoutMs, { ...judged, jobId, target, what })
+  const submit = async (target: URL, jobId: string | undefined, what: string, prompt: string, timeoutMs: number) => {
+    const { exchanged, asked } = await judged(post(target, { prompt }, timeoutMs), target, jobId, what)
+    return classifySubmit(exchanged, timeoutMs, { ...asked, what })
+  }
   return {
     getJob: async (jobId, timeoutMs) => {
       const target = job(jobId)
-      return classifyPoll(await get(target, timeoutMs), timeoutMs, { ...judged, jobId, target })
+      const { exchanged, asked } = await judged(get(target, timeoutMs), target, jobId)
+      return classifyPoll(exchanged, timeoutMs, asked)
     },
     createJob: (prompt, timeoutMs) => submit(job(), undefined, 'start the agent job', prompt, timeoutMs),
     sendFollowUp: (jobId, prompt, timeoutMs) =>
       submit(job(jobId, 'message'), jobId, `send the follow-up to agent job "${forLog(jobId)}"`, prompt, timeoutMs),
-    triggerPreview: async (branch, timeoutMs) =>
-      classifyTrigger(await post(at('v1', 'project', 'preview', projectId), { branch }, timeoutMs), timeoutMs, judged),
-    readPreviewBuild: async (statusId, timeoutMs) =>
-      classifyBuildPoll(await get(at('v1', 'project', 'update-status', statusId), timeoutMs), timeoutMs, judged)
+    triggerPreview: async (branch, timeoutMs) => {
+      const target = at('v1', 'project', 'preview', projectId)
+      const { exchanged, asked } = await judged(
+        post(target, { branch }, timeoutMs),
+        target,
+        undefined,
+        'build the preview'
+      )
+      return classifyTrigger(exchanged, timeoutMs, asked)
+    },
+    readPreviewBuild: async (statusId, timeoutMs) => {
+      const target = at('v1', 'project', 'update-status', statusId)
+      const { exchanged, asked } = await judged(get(target, timeoutMs), target)
+      return classifyBuildPoll(exchanged, timeoutMs, asked)
+    }
   }
 }

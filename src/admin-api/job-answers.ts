@@ -2,6 +2,7 @@
 // again, or one that trying again cannot help. A create or follow-up changes something, so the only ones worth sending
 // again are those the API surely did not act on.
 import type { Exchange } from '../transport/exchange.ts'
+import { faultWords, type NetworkFault, PROXY_AUTH_REQUIRED, surelyNotSent } from '../transport/network-fault.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { AgentJob } from './agent-job.ts'
 import {
@@ -10,14 +11,11 @@ import {
   type Asked,
   describeAnswer,
   jobInAnswer,
-  NOT_SENT_CODES,
-  networkReason,
+  notTheApi,
   parseRetryAfter,
-  PROXY_AUTH_REQUIRED,
   quotaWaitMs,
-  proxyReason,
-  proxyRefusal,
-  refusalOfAnyRequest
+  refusalOfAnyRequest,
+  unlikeTheApi
 } from './answer.ts'
 
 /** What kind of fault a transient one is: each calls for its own advice when faults outlast the timeout. */
@@ -33,9 +31,14 @@ export type PollResult =
       readonly retryAfterMs?: number
       /** The host name did not resolve: what to say if that stops the step (unless the API has answered before). */
       readonly hostNotFound?: string
+      /** No connection to base-url, which has never answered: what it was, in words, for the step to say. */
+      readonly unreached?: string
     }
-  /** Trying again cannot help: the reason says what to change. */
-  | { readonly kind: 'permanent'; readonly reason: string }
+  /**
+   * Trying again cannot help: the reason says what to change. `midRun` is what to say instead when the API had
+   * answered earlier polls of this step (a key that stopped working).
+   */
+  | { readonly kind: 'permanent'; readonly reason: string; readonly midRun?: string }
   /**
    * HTTP 404. `reason` is for a job named by job-id; a job this step has just started or followed up may not be
    * readable for a moment, and `sinceAccepted` is what to say when one stays unreadable.
@@ -62,29 +65,51 @@ export function classifyPoll(exchanged: Exchange, timeoutMs: number, asked: Aske
         reason: `no complete answer within ${timeoutMs}ms (request-timeout)`,
         fault: 'network'
       }
-    case 'network': {
-      const viaProxy = proxyRefusal(exchanged.code, exchanged.message)
-      if (viaProxy === PROXY_AUTH_REQUIRED)
-        return { kind: 'permanent', reason: `Could not read the job: ${proxyReason(viaProxy)}.` }
-      if (viaProxy !== undefined) return { kind: 'transient', reason: proxyReason(viaProxy), fault: 'network' }
-      const reason = networkReason(exchanged.code, asked.redact(exchanged.message))
-      return exchanged.code === 'ENOTFOUND'
-        ? { kind: 'transient', reason, fault: 'network', hostNotFound: asked.hostNotFound(reason) }
-        : { kind: 'transient', reason, fault: 'network' }
-    }
+    case 'network':
+      return classifyPollFault(exchanged.fault, asked)
     case 'answer':
       return classifyPollAnswer(exchanged, asked)
   }
 }
 
+function classifyPollFault(fault: NetworkFault, asked: Asked): PollResult {
+  const reason = faultWords(fault, 'the API', asked.redact)
+  if (fault.kind === 'proxy refused' && fault.status === PROXY_AUTH_REQUIRED) {
+    return { kind: 'permanent', reason: `Could not read the job: ${reason}. ${PROXY_CREDENTIALS}.` }
+  }
+  if (fault.kind === 'tls')
+    return { kind: 'permanent', reason: `Could not read the job: ${reason}. ${untrusted(asked)}` }
+  if (fault.kind !== 'no connection') return { kind: 'transient', reason, fault: 'network' }
+  if (fault.code === 'ENOTFOUND') {
+    return { kind: 'transient', reason, fault: 'network', hostNotFound: asked.hostNotFound(reason) }
+  }
+  return asked.neverAnswered
+    ? { kind: 'transient', reason, fault: 'network', unreached: reason }
+    : { kind: 'transient', reason, fault: 'network' }
+}
+
+/** What to do about a proxy that wants credentials. */
+export const PROXY_CREDENTIALS =
+  "Put the proxy's user and password in the runner's HTTPS_PROXY (http://user:password@proxy:port)"
+
+/** What a failed TLS handshake means: no byte was sent, and only a change of address or certificates helps. */
+export function untrusted(asked: Pick<Asked, 'baseUrl'>): string {
+  return `The handshake failed before any byte of the request was sent, and trying again cannot change it: check base-url (${asked.baseUrl.href}), and for a server whose certificate comes from a private authority, give the runner that authority's certificate (NODE_EXTRA_CA_CERTS)`
+}
+
 function classifyPollAnswer(answer: Exchange & { kind: 'answer' }, asked: Asked): PollResult {
   const { status } = answer
+  const unlike = unlikeTheApi(answer, asked.redact)
+  if (unlike !== undefined && (asked.neverAnswered || status === 405)) {
+    return { kind: 'permanent', reason: notTheApi(asked, 'GET', unlike) }
+  }
   if (status === 200) {
     const found = jobInAnswer(answer, asked)
     return found.kind === 'job' ? found : { kind: 'transient', reason: found.reason, fault: 'not a job' }
   }
   const described = describeAnswer(answer, asked.redact)
-  const refusal = refusalOfAnyRequest(answer, described, asked.redact)
+  const refusal = refusalOfAnyRequest(answer, described, asked)
+  if (refusal && status === 401) return { kind: 'permanent', reason: refusal, midRun: keyStopped(described) }
   if (refusal) return { kind: 'permanent', reason: refusal }
   if (status === 404) {
     const job = `agent job "${forLog(asked.jobId ?? '')}"`
@@ -98,12 +123,17 @@ function classifyPollAnswer(answer: Exchange & { kind: 'answer' }, asked: Asked)
   if (status >= 400 && status < 500 && !RETRIABLE_CLIENT_ERRORS.has(status)) {
     return { kind: 'permanent', reason: `The API rejected the request (${described}); retrying cannot help.` }
   }
-  const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now())
+  const retryAfterMs = parseRetryAfter(answer.headers, Date.now())
   const fault = status === 429 ? 'rate limited' : 'server'
   const reason = status === 429 ? `rate limited (${described})` : described
   return retryAfterMs === undefined
     ? { kind: 'transient', reason, fault }
     : { kind: 'transient', reason, fault, retryAfterMs }
+}
+
+/** A 401 after the API had answered this step: the key stopped working while the job ran. */
+function keyStopped(described: string): string {
+  return `The API stopped accepting the key during this step (${described}), after it had answered earlier polls: the key expired or was revoked while the job ran. The job itself goes on. Make a new admin API key on the dashboard's API keys page (organization settings), store it in the api-key secret, and wait for the job again with job-id.`
 }
 
 export type SubmitResult =
@@ -115,11 +145,16 @@ export type SubmitResult =
       readonly reason: string
       readonly retryAfterMs?: number
       readonly rateLimited?: boolean
+      /** No connection to base-url, which has never answered: what it was, in words, for the step to say. */
+      readonly unreached?: string
     }
   /** Refused, with the API's own reason; sending it again cannot help. */
   | { readonly kind: 'refused'; readonly reason: string; readonly status?: number }
-  /** It may or may not have reached the API: never sent again. */
-  | { readonly kind: 'unsure'; readonly reason: string }
+  /**
+   * It may or may not have reached the API: never sent again. `notTheApi`: what answered does not look like the API,
+   * and the reason says so first.
+   */
+  | { readonly kind: 'unsure'; readonly reason: string; readonly notTheApi?: boolean }
   /** Cancelled while the request was under way: it may or may not have reached the API. */
   | { readonly kind: 'cancelled' }
 
@@ -142,27 +177,37 @@ export function classifySubmit(exchanged: Exchange, timeoutMs: number, asked: As
 }
 
 function classifySubmitFailure(failure: Exchange & { kind: 'network' }, asked: AskedToSubmit): SubmitResult {
-  // A proxy that does not open the tunnel never passed the request on: it surely did not reach the API.
-  const viaProxy = proxyRefusal(failure.code, failure.message)
-  if (viaProxy === PROXY_AUTH_REQUIRED) {
-    return { kind: 'refused', reason: `Could not ${asked.what}: ${proxyReason(viaProxy)}.` }
+  const { fault } = failure
+  const reason = faultWords(fault, 'the API', asked.redact)
+  // A proxy that does not open the tunnel never passed the request on, and a failed handshake sent no byte of it.
+  if (fault.kind === 'proxy refused' && fault.status === PROXY_AUTH_REQUIRED) {
+    return { kind: 'refused', reason: `Could not ${asked.what}: ${reason}. ${PROXY_CREDENTIALS}.` }
   }
-  if (viaProxy !== undefined) return { kind: 'not sent', reason: proxyReason(viaProxy) }
-  const reason = networkReason(failure.code, asked.redact(failure.message))
-  if (failure.code === 'ENOTFOUND') return { kind: 'refused', reason: asked.hostNotFound(reason) }
-  return failure.code !== undefined && NOT_SENT_CODES.has(failure.code)
-    ? { kind: 'not sent', reason }
-    : { kind: 'unsure', reason }
+  if (fault.kind === 'tls')
+    return { kind: 'refused', reason: `Could not ${asked.what}: ${reason}. ${untrusted(asked)}.` }
+  if (fault.kind === 'no connection' && fault.code === 'ENOTFOUND') {
+    return { kind: 'refused', reason: asked.hostNotFound(reason) }
+  }
+  if (!surelyNotSent(fault)) return { kind: 'unsure', reason }
+  return fault.kind === 'no connection' && asked.neverAnswered
+    ? { kind: 'not sent', reason, unreached: reason }
+    : { kind: 'not sent', reason }
 }
 
 function classifySubmitAnswer(answer: Answer, asked: AskedToSubmit): SubmitResult {
   const { status } = answer
+  const unlike = unlikeTheApi(answer, asked.redact)
+  if (unlike !== undefined) {
+    const reason = notTheApi(asked, 'POST', unlike)
+    // A success may still have come from the API: it is never sent again.
+    return status >= 200 && status < 300 ? { kind: 'unsure', reason, notTheApi: true } : { kind: 'refused', reason }
+  }
   if (status >= 200 && status < 300) {
     const accepted = acceptanceIn(answer, asked)
     return accepted.kind === 'accepted' ? accepted : { kind: 'unsure', reason: accepted.reason }
   }
   const described = describeAnswer(answer, asked.redact)
-  const refusal = refusalOfAnyRequest(answer, described, asked.redact)
+  const refusal = refusalOfAnyRequest(answer, described, asked)
   if (refusal) return { kind: 'refused', reason: refusal }
   if (status === 429) {
     const retryAfterMs = quotaWaitMs(answer.headers, Date.now())

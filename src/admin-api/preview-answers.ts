@@ -3,21 +3,12 @@
 // fault may be tried again; but once the API has answered it, it is not sent again. No field of a build status is
 // marked required; only `status` decides anything.
 import type { Exchange } from '../transport/exchange.ts'
+import { faultWords, PROXY_AUTH_REQUIRED } from '../transport/network-fault.ts'
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
 import { isRecord } from './agent-job.ts'
-import {
-  type Answer,
-  type Asked,
-  decodeJson,
-  describeAnswer,
-  networkReason,
-  parseRetryAfter,
-  PROXY_AUTH_REQUIRED,
-  proxyReason,
-  proxyRefusal,
-  refusalOfAnyRequest
-} from './answer.ts'
+import { type Answer, type Asked, decodeJson, describeAnswer, parseRetryAfter, refusalOfAnyRequest } from './answer.ts'
+import { PROXY_CREDENTIALS, untrusted } from './job-answers.ts'
 
 /** The statuses after which a build no longer changes. */
 const ENDED = ['success', 'failure'] as const
@@ -76,21 +67,23 @@ export type BuildPoll =
   | { readonly kind: 'permanent'; readonly reason: string }
   | { readonly kind: 'cancelled' }
 
-type RedactOnly = Pick<Asked, 'redact'>
+type PreviewAsked = Pick<Asked, 'redact' | 'baseUrl' | 'target' | 'what'>
 
-/** What went wrong before any answer, as a fault worth trying again; a proxy wanting credentials stops. */
-function withoutAnswer(exchanged: Exchange & { kind: 'timeout' | 'network' }, timeoutMs: number, asked: RedactOnly) {
+/** What went wrong before any answer, as a fault worth trying again; a proxy wanting credentials, or TLS, stops. */
+function withoutAnswer(exchanged: Exchange & { kind: 'timeout' | 'network' }, timeoutMs: number, asked: PreviewAsked) {
   if (exchanged.kind === 'timeout') {
     return { kind: 'transient', reason: `no complete answer within ${timeoutMs}ms (request-timeout)` } as const
   }
-  const viaProxy = proxyRefusal(exchanged.code, exchanged.message)
-  if (viaProxy === PROXY_AUTH_REQUIRED) return { kind: 'permanent', reason: `${proxyReason(viaProxy)}.` } as const
-  const reason =
-    viaProxy === undefined ? networkReason(exchanged.code, asked.redact(exchanged.message)) : proxyReason(viaProxy)
+  const { fault } = exchanged
+  const reason = faultWords(fault, 'the API', asked.redact)
+  if (fault.kind === 'proxy refused' && fault.status === PROXY_AUTH_REQUIRED) {
+    return { kind: 'permanent', reason: `${reason}. ${PROXY_CREDENTIALS}.` } as const
+  }
+  if (fault.kind === 'tls') return { kind: 'permanent', reason: `${reason}. ${untrusted(asked)}.` } as const
   return { kind: 'transient', reason } as const
 }
 
-export function classifyTrigger(exchanged: Exchange, timeoutMs: number, asked: RedactOnly): TriggerResult {
+export function classifyTrigger(exchanged: Exchange, timeoutMs: number, asked: PreviewAsked): TriggerResult {
   if (exchanged.kind === 'cancelled') return { kind: 'cancelled' }
   if (exchanged.kind !== 'answer') {
     const fault = withoutAnswer(exchanged, timeoutMs, asked)
@@ -103,7 +96,7 @@ export function classifyTrigger(exchanged: Exchange, timeoutMs: number, asked: R
   const described = describeAnswer(exchanged, asked.redact)
   if (status === 429 || status >= 500 || status === 408) return retryAfter(exchanged, described)
   if (status === 403 && /plan/i.test(described)) return { kind: 'unavailable', reason: described }
-  return { kind: 'refused', reason: refusalOfAnyRequest(exchanged, described, asked.redact) ?? described }
+  return { kind: 'refused', reason: refusalOfAnyRequest(exchanged, described, asked) ?? described }
 }
 
 function triggeredIn(answer: Answer, redact: Redact): TriggerResult {
@@ -120,13 +113,13 @@ function triggeredIn(answer: Answer, redact: Redact): TriggerResult {
 }
 
 function retryAfter(answer: Answer, described: string): TriggerResult & { kind: 'transient' } {
-  const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now())
+  const retryAfterMs = parseRetryAfter(answer.headers, Date.now())
   const rateLimited = answer.status === 429
   const reason = rateLimited ? `rate limited (${described})` : described
   return { kind: 'transient', reason, rateLimited, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }
 }
 
-export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, asked: RedactOnly): BuildPoll {
+export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, asked: PreviewAsked): BuildPoll {
   if (exchanged.kind === 'cancelled') return { kind: 'cancelled' }
   if (exchanged.kind !== 'answer') {
     const fault = withoutAnswer(exchanged, timeoutMs, asked)
@@ -151,7 +144,7 @@ export function classifyBuildPoll(exchanged: Exchange, timeoutMs: number, asked:
       ...(exchanged.status === 404 ? { notFound: true } : {})
     }
   }
-  return { kind: 'permanent', reason: refusalOfAnyRequest(exchanged, described, asked.redact) ?? described }
+  return { kind: 'permanent', reason: refusalOfAnyRequest(exchanged, described, asked) ?? described }
 }
 
 /** The answer's JSON; undefined when it has none. */

@@ -94,7 +94,9 @@ export async function readTracked(
   try {
     return { kind: 'read', tracked: await github.listTracked(GITHUB_DEADLINE_MS) }
   } catch (error) {
-    if (setup.clock.cancelled()) return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
+    if (setup.clock.cancelled()) {
+      return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', nothingSent: true }
+    }
     const why = error instanceof Error ? error.message : String(error)
     return {
       kind: 'error',

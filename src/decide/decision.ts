@@ -11,7 +11,6 @@ import type { BatchPlan, TrackedRequest } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Redact } from '../text/redact.ts'
-
 import type { CommentStart, TrackingComment } from '../report/tracking-comment.ts'
 import type { StepClock } from '../wait/retry.ts'
 
@@ -35,8 +34,6 @@ export interface StepSetup {
   readonly history: History | undefined
   /** With `command` or `label`, on an event a person asks with: what they asked, and the answers on GitHub. */
   readonly desk: RequestDesk | undefined
-  /** Replaces the key and the token in text from outside before it is shown. */
-  readonly redact: Redact
   /** Hosts whose pull request URLs the action can read: github.com and the runner's own. */
   readonly githubHosts: ReadonlySet<string>
   /** GITHUB_RUN_ID, for when GitHub is not opened. */
@@ -44,6 +41,8 @@ export interface StepSetup {
   /** This step within its run, `GITHUB_JOB/GITHUB_ACTION`. */
   readonly step: string
   readonly log: Logger
+  /** Replaces the key and the token in what is shown or recorded: a prompt may quote them. */
+  readonly redact: Redact
   /** The job's tracking comment, with `comment: true` and GitHub opened. */
   readonly openComment: (start: CommentStart) => TrackingComment | undefined
   /** The prompt as it is sent: with `context: auto`, followed by what changed. */
@@ -107,5 +106,7 @@ export type Decision =
       readonly jobId?: string | undefined
       /** The status of the API's no to the request (a 4xx): a 400 may say the job's state takes no follow-up. */
       readonly refusedWith?: number | undefined
+      /** Cancelled before the prompt was sent: nothing was started, and no follow-up sent. */
+      readonly nothingSent?: boolean
       readonly asked?: Asked | undefined
     }

@@ -144,7 +144,9 @@ export async function continueEarlierAttempt(setup: StepSetup, earlier: EarlierA
   const jobId = earlier.comment.state.job
   const timeoutMs = requestBudget(setup.settings.requestTimeoutMs, setup.deadline, setup.clock.now())
   const read = jobId === UNKNOWN_JOB ? undefined : await setup.api.getJob(jobId, timeoutMs)
-  if (read?.kind === 'cancelled') return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
+  if (read?.kind === 'cancelled') {
+    return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', nothingSent: true }
+  }
   const verdict = judgeEarlierAttempt(earlier, read, setup.clock.date())
   switch (verdict.kind) {
     case 'send nothing':

@@ -4,12 +4,13 @@
 // again a request that may have reached the API.
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { SubmitResult } from '../admin-api/job-answers.ts'
+import { unreachedBaseUrl } from '../admin-api/answer.ts'
 import { promptHash, type TrackedRequest } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { TrackingComment } from '../report/tracking-comment.ts'
 import { formatDuration } from '../text/duration.ts'
 import { firstLine, forLog } from '../text/untrusted.ts'
-import { type Clock, retry } from '../wait/retry.ts'
+import { type Clock, retry, UNREACHED_WINDOW_MS } from '../wait/retry.ts'
 import type { Decision, StepSetup } from './decision.ts'
 
 export type PromptTarget = { readonly kind: 'start' } | { readonly kind: 'follow-up'; readonly jobId: string }
@@ -42,20 +43,24 @@ export async function sendPrompt(
   const { prompt, target } = ask
   const project = `project "${forLog(settings.projectId)}"`
   const job = target.kind === 'follow-up' ? `agent job "${forLog(target.jobId)}"` : undefined
+  // A prompt may quote the key or the token (a pasted command line): what is shown of it is redacted first, before
+  // it is shortened, so that no part of a secret is left for the runner's masking to miss.
+  const shown = setup.redact(prompt)
   log.info(
     job === undefined
-      ? `Starting an agent job in ${project} with the prompt: ${firstLine(prompt, 100)}`
-      : `Sending a follow-up to ${job} in ${project}: ${firstLine(prompt, 100)}`
+      ? `Starting an agent job in ${project} with the prompt: ${firstLine(shown, 100)}`
+      : `Sending a follow-up to ${job} in ${project}: ${firstLine(shown, 100)}`
   )
+  // The record and a re-run's search go by the prompt as the user wrote it, not the text read from GitHub.
   const text = await (ask.text ?? (() => setup.compose(prompt)))()
   const request = {
-    ...trackedRequest(settings, run, setup.clock, prompt, target.kind),
+    ...trackedRequest(settings, run, setup.clock, { prompt, shown }, target.kind),
     ...(ask.head ? { head: ask.head } : {})
   }
   await comment?.recordBeforeSending(request)
   if (setup.clock.cancelled()) {
     comment?.withdraw(request)
-    return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment }
+    return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment, nothingSent: true }
   }
   const sent = await sendRequest({
     settings,
@@ -75,6 +80,8 @@ export async function sendPrompt(
     const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
     if (!maybeSent) comment?.withdraw(request)
     const jobId = target.kind === 'follow-up' ? target.jobId : undefined
+    if (sent.kind === 'cancelled')
+      return { kind: 'cancelled', reason: sent.reason, comment, jobId, nothingSent: !maybeSent }
     const kind = sent.kind === 'unsure' ? 'error' : sent.kind
     const refusedWith = sent.kind === 'error' ? sent.refusedWith : undefined
     return { kind, reason: sent.reason, comment, jobId, refusedWith }
@@ -97,19 +104,20 @@ function followUpWording(job: string): RequestWording {
   }
 }
 
+/** The request to record: the prompt's hash, and its first line as shown (redacted), for people. */
 function trackedRequest(
   settings: Settings,
   run: RunRecord,
   clock: Clock,
-  prompt: string,
+  prompt: { readonly prompt: string; readonly shown: string },
   kind: TrackedRequest['kind']
 ): TrackedRequest {
   return {
     kind,
     run: run.id,
     attempt: run.attempt,
-    prompt: promptHash(prompt),
-    line: firstLine(prompt),
+    prompt: promptHash(prompt.prompt),
+    line: firstLine(prompt.shown),
     project: settings.projectId,
     at: clock.date(),
     ...(run.step ? { step: run.step } : {})
@@ -152,15 +160,24 @@ export type Sent =
 /** Mintlify's published limit for starting jobs and sending follow-ups. */
 const RATE_LIMIT_NOTE = 'Mintlify allows 100 agent job starts and follow-ups an hour per project.'
 
+/** base-url never answered: the request was never sent. */
+type Unreached = Sent & { readonly kind: 'error' }
+
 /** Sends the request; only one the API surely did not act on is sent again, after a backoff, within the deadline. */
 export async function sendRequest(options: SendOptions): Promise<Sent> {
-  const { wording, settings } = options
+  const { wording, settings, clock } = options
   /** The last answer that said the request was not sent, and why: what the log and the final message quote. */
   let notSent: (SubmitResult & { kind: 'not sent' }) | undefined
+  /** When base-url, which has never answered, first could not be reached. */
+  let unreachedSince: number | undefined
+  const unreached = (words: string): Unreached => ({
+    kind: 'error',
+    reason: `Could not ${wording.verb}: ${unreachedBaseUrl(settings, words, clock.now() - (unreachedSince ?? clock.now()))} Nothing was started.`
+  })
   const limit = (): string => (notSent?.rateLimited ? ` ${RATE_LIMIT_NOTE}` : '')
-  const retried = await retry<Exclude<SubmitResult, { kind: 'not sent' }>>(
+  const retried = await retry<Exclude<SubmitResult, { kind: 'not sent' }> | Unreached>(
     {
-      clock: options.clock,
+      clock,
       deadline: options.deadline,
       schedule: settings,
       requestTimeoutMs: settings.requestTimeoutMs,
@@ -172,9 +189,15 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
       }
     },
     async (timeoutMs) => {
+      const started = clock.now()
       const result = await options.send(timeoutMs)
       if (result.kind !== 'not sent') return { kind: 'done', value: result }
       notSent = result
+      if (result.unreached !== undefined) {
+        unreachedSince ??= started
+        if (clock.now() - unreachedSince >= UNREACHED_WINDOW_MS)
+          return { kind: 'done', value: unreached(result.unreached) }
+      }
       return { kind: 'transient', reason: result.reason, retryAfterMs: result.retryAfterMs }
     }
   )
@@ -188,6 +211,7 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
         maybeSent: false
       }
     case 'deadline': {
+      if (notSent?.unreached !== undefined) return unreached(notSent.unreached)
       const asked =
         notSent?.retryAfterMs === undefined
           ? ''
@@ -211,17 +235,22 @@ function resetSentence(now: number, waitMs: number | undefined): string {
 }
 
 /** What a request that was answered (or may have been) means. */
-function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }>, wording: RequestWording): Sent {
+function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }> | Unreached, wording: RequestWording): Sent {
   switch (result.kind) {
     case 'accepted':
+    case 'error':
       return result
     case 'refused':
       return { kind: 'error', reason: `${result.reason} Nothing was started.`, refusedWith: result.status }
-    case 'unsure':
+    case 'unsure': {
+      const notSentAgain = `It is not sent again, so that nothing runs twice: look for ${wording.lookFor} on the Mintlify dashboard before you run this step again.`
       return {
         kind: 'unsure',
-        reason: `${wording.gerund} may or may not have worked: ${result.reason}. It is not sent again, so that nothing runs twice: look for ${wording.lookFor} on the Mintlify dashboard before you run this step again.`
+        reason: result.notTheApi
+          ? `${result.reason} In case it was the API after all, the request may have reached it: ${notSentAgain}`
+          : `${wording.gerund} may or may not have worked: ${result.reason}. ${notSentAgain}`
       }
+    }
     case 'cancelled':
       return {
         kind: 'cancelled',

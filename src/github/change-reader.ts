@@ -9,7 +9,7 @@ import type { Transport } from '../transport/transport.ts'
 import { formatDuration } from '../text/duration.ts'
 import { redactedDeep } from '../text/redact.ts'
 import type { ChangedFile, ChangeFetch, Commit, EventChange, FetchedChanges, FileStatus } from './change.ts'
-import { createGitHubClient, type GitHubClient, githubAccess, httpStatusOf } from './client.ts'
+import { createGitHubClient, type GitHubClient, githubAccess, httpStatusOf, isRateLimitAnswer } from './client.ts'
 import { factsFromEvent } from './event.ts'
 import { countOf, fieldsAt, fieldsOf, firstTextOf, listOf, textOf } from './fields.ts'
 
@@ -49,7 +49,8 @@ export async function readEventChange(
   const github = createGitHubClient(transport, access, {
     deadlineMs: sources.deadlineMs,
     cancellable: true,
-    throttled: true
+    throttled: true,
+    requestTimeoutMs: settings.requestTimeoutMs
   })
   let read: ReadChanges
   try {
@@ -105,16 +106,31 @@ export async function readChanges(
     }
   } catch (error) {
     if (github.signal.aborted) throw error
-    const status = httpStatusOf(error)
-    const why = status === undefined ? 'no answer' : `HTTP ${status}`
     const unreadable = `${what} could not be read from GitHub`
     const needs = fetch.kind === 'compare' ? 'contents: read' : 'pull-requests: read'
-    const hint = status === 403 || status === 404 ? ` (the token needs ${needs})` : ''
     return {
       fetched: { unreadable: [unreadable] },
-      warnings: [`${USES[use].who}: ${unreadable} (${why})${hint}; ${USES[use].consequence}.`]
+      warnings: [`${USES[use].who}: ${unreadable} ${whyUnread(error, github, needs)}; ${USES[use].consequence}.`]
     }
   }
+}
+
+/**
+ * Why a read failed, in parentheses: our own words and an HTTP status, never GitHub's text. A rate limit is not a
+ * missing permission, and a failure without an answer is the network's.
+ */
+function whyUnread(error: unknown, github: GitHubClient, needs: string): string {
+  const hit = github.rateLimitHit()
+  if (hit !== undefined) {
+    const which = hit.secondary ? 'secondary rate limit' : 'rate limit'
+    return `(GitHub's ${which} for this token was reached, and it asked to wait ${hit.retryAfterS}s, past the deadline; it resets by itself)`
+  }
+  const status = httpStatusOf(error)
+  if (isRateLimitAnswer(error)) return `(HTTP ${status ?? ''}: GitHub's rate limit for this token; it resets by itself)`
+  const noAnswer = github.noAnswer(error)
+  if (noAnswer !== undefined) return `(${noAnswer})`
+  const why = status === undefined ? '(no answer)' : `(HTTP ${status})`
+  return status === 403 || status === 404 ? `${why} (the token needs ${needs})` : why
 }
 
 async function readPullFiles(

@@ -4,23 +4,41 @@
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import { Octokit } from '@octokit/rest'
+import { setTimeout as delay } from 'node:timers/promises'
 import { fetch as undiciFetch } from 'undici'
+import { faultWords, networkFaultOf, PROXY_AUTH_REQUIRED, tunnelRefusal } from '../transport/network-fault.ts'
 import type { Transport } from '../transport/transport.ts'
+import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 
+/** Whether a 429's Retry-After may be waited out: the seconds it asks, and how many such waits came before. */
+type MayWaitOut = (retryAfterS: number, waited: number) => boolean
+const isMayWaitOut = (value: unknown): value is MayWaitOut => typeof value === 'function'
+
 /**
- * Once the deadline has passed, a failed request is not retried: plugin-retry would otherwise wait and try again
- * (its waits hold the runner), and only then give up. Listed first, so its hook runs before plugin-retry's.
+ * A failed request is not retried once the deadline has passed (plugin-retry would otherwise wait and try again, its
+ * waits holding the runner, and only then give up), nor when the proxy wants credentials: trying again cannot help.
+ * And a 429 that plugin-throttling does not take for a rate limit (it names no secondary limit and shows no spent
+ * quota) but that says Retry-After is waited out and sent again, within the deadline, as the plugin waits out the
+ * others. Listed first, so its hook runs before plugin-retry's, which tries again only an error that carries its
+ * request.
  */
-const stopAtDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
+const withinDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
   const deadline: unknown = options['deadline']
-  octokit.hook.error('request', (error) => {
+  const mayWait: unknown = options['mayWaitOut']
+  let waited = 0
+  octokit.hook.error('request', async (error, request) => {
     if (deadline instanceof AbortSignal && deadline.aborted) throw new Error('the deadline passed', { cause: error })
-    throw error
+    if (tunnelRefusal(error) === PROXY_AUTH_REQUIRED) throw new Error('the proxy wants credentials', { cause: error })
+    const retryAfterS = plainRetryAfter(error)
+    if (retryAfterS === undefined || !isMayWaitOut(mayWait) || !mayWait(retryAfterS, waited)) throw error
+    waited += 1
+    await delay(retryAfterS * 1000, undefined, deadline instanceof AbortSignal ? { signal: deadline } : {})
+    return octokit.request(request)
   })
 }
 
-const GitHub = Octokit.plugin(stopAtDeadline, retry, throttling)
+const GitHub = Octokit.plugin(withinDeadline, retry, throttling)
 type GitHubOctokit = InstanceType<typeof GitHub>
 
 /** A rate limit GitHub reported that was not waited out, because it reached past the deadline. */
@@ -39,6 +57,11 @@ export interface GitHubClient {
   rateLimitHit(): RateLimitHit | undefined
   /** How many requests were sent, retries included. */
   requestCount(): number
+  /**
+   * What went wrong, in words, when a request got no answer from GitHub at all (the network, a proxy, request-timeout);
+   * undefined when GitHub answered.
+   */
+  noAnswer(error: unknown): string | undefined
   /**
    * The work, or a rejection as soon as the signal aborts: Octokit's waits between retries do not watch the signal,
    * and a cancelled run must not sit through them.
@@ -63,9 +86,11 @@ export interface GitHubWork {
   readonly cancellable: boolean
   /**
    * False for the one edit a cancelled run makes: plugin-throttling spaces every write a second apart in a queue
-   * the whole process shares, and that edit has two seconds in all.
+   * the whole process shares, and that edit has four seconds in all.
    */
   readonly throttled: boolean
+  /** Each request, from connecting to the last byte, ends within this (request-timeout), and may be tried again. */
+  readonly requestTimeoutMs: number
 }
 
 /** The access for this token, with Octokit's own log lines (redacted, one line each) sent to `debug`. */
@@ -90,19 +115,24 @@ export function githubAccess(
 const RATE_LIMIT_RETRIES = 2
 
 export function createGitHubClient(transport: Transport, access: GitHubAccess, work: GitHubWork): GitHubClient {
-  const deadlineAt = Date.now() + work.deadlineMs
-  const timeout = AbortSignal.timeout(work.deadlineMs)
+  // A monotonic clock: the wall clock may jump while the work goes on.
+  const deadlineAt = performance.now() + work.deadlineMs
+  const timeout = AbortSignal.timeout(Math.max(0, Math.round(work.deadlineMs)))
   const signal = work.cancellable ? AbortSignal.any([timeout, transport.cancelSignal]) : timeout
   let hit: RateLimitHit | undefined
   const retryWithinDeadline =
     (secondary: boolean) =>
     (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean => {
-      if (retryCount < RATE_LIMIT_RETRIES && Date.now() + retryAfter * 1000 < deadlineAt) return true
+      if (retryCount < RATE_LIMIT_RETRIES && performance.now() + retryAfter * 1000 < deadlineAt) return true
       hit = { secondary, retryAfterS: retryAfter }
       return false
     }
   const fetch = ((url: string, init: Parameters<typeof undiciFetch>[1]) =>
-    undiciFetch(url, { ...init, dispatcher: transport.dispatcher, signal })) as unknown as typeof globalThis.fetch
+    undiciFetch(url, {
+      ...init,
+      dispatcher: transport.dispatcher,
+      signal: AbortSignal.any([signal, AbortSignal.timeout(work.requestTimeoutMs)])
+    })) as unknown as typeof globalThis.fetch
   const { log } = access
   const octokit = new GitHub({
     auth: access.token,
@@ -110,6 +140,7 @@ export function createGitHubClient(transport: Transport, access: GitHubAccess, w
     userAgent: transport.userAgent,
     request: { fetch },
     deadline: signal,
+    mayWaitOut: (retryAfterS: number, waited: number) => retryWithinDeadline(true)(retryAfterS, {}, octokit, waited),
     log: { debug: log, info: log, warn: log, error: log },
     throttle: {
       enabled: work.throttled,
@@ -127,8 +158,37 @@ export function createGitHubClient(transport: Transport, access: GitHubAccess, w
     signal,
     rateLimitHit: () => hit,
     requestCount: () => requests,
+    noAnswer: (error) => noAnswerWords(error, transport, access.apiUrl, work.requestTimeoutMs),
     bounded: (pending) => raceAgainst(signal, pending)
   }
+}
+
+/** The failure in words when GitHub gave no answer at all: a request Octokit made answered nothing. */
+function noAnswerWords(
+  error: unknown,
+  transport: Pick<Transport, 'proxyFor' | 'redact'>,
+  apiUrl: string,
+  requestTimeoutMs: number
+): string | undefined {
+  if (!(error instanceof Error) || ('response' in error && error.response !== undefined)) return undefined
+  for (let link: unknown = error; link instanceof Error; link = link.cause) {
+    if (link.name === 'TimeoutError')
+      return `no complete answer within ${formatDuration(requestTimeoutMs)} (request-timeout)`
+  }
+  let url: URL
+  try {
+    url = new URL(apiUrl)
+  } catch {
+    return undefined
+  }
+  const fault = networkFaultOf(error, url, transport.proxyFor(url))
+  if (fault.kind === 'no connection' && (fault.code === 'ENOTFOUND' || fault.code === 'EAI_AGAIN')) {
+    return `the runner could not resolve ${url.hostname} (${fault.code}), a fault of the runner's network, not an answer from GitHub: check the runner's DNS, and on a network that reaches the Internet only through a proxy, HTTPS_PROXY`
+  }
+  if (fault.kind === 'proxy refused' && fault.status === PROXY_AUTH_REQUIRED) {
+    return `${faultWords(fault, 'GitHub', transport.redact)}: put the proxy's user and password in the runner's HTTPS_PROXY (http://user:password@proxy:port)`
+  }
+  return `${faultWords(fault, 'GitHub', transport.redact)}, so GitHub gave no answer`
 }
 
 function raceAgainst<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
@@ -164,6 +224,37 @@ export function isAuthor(author: { login?: string; type?: string } | null | unde
   if (author.login === login) return true
   const bot = author.type === 'Bot'
   return bot && (author.login === `${login}[bot]` || `${author.login}[bot]` === login)
+}
+
+/** A header of the answer an Octokit error carries; undefined without an answer or without the header. */
+function responseHeader(error: unknown, name: string): string | undefined {
+  if (!(error instanceof Error) || !('response' in error)) return undefined
+  const response: unknown = error.response
+  const headers: unknown =
+    typeof response === 'object' && response !== null && 'headers' in response ? response.headers : undefined
+  if (typeof headers !== 'object' || headers === null || !(name in headers)) return undefined
+  const value: unknown = (headers as Record<string, unknown>)[name]
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}
+
+/** The seconds a 429 asks to wait, when plugin-throttling does not take it for a rate limit of its own. */
+function plainRetryAfter(error: unknown): number | undefined {
+  if (httpStatusOf(error) !== 429 || !(error instanceof Error) || /\bsecondary rate\b/i.test(error.message))
+    return undefined
+  if (responseHeader(error, 'x-ratelimit-remaining') === '0') return undefined
+  const seconds = Number(responseHeader(error, 'retry-after'))
+  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : undefined
+}
+
+/**
+ * Whether GitHub's answer is a rate limit rather than a refusal: a 429, or a 403 that says so (`x-ratelimit-remaining:
+ * 0`, or a secondary rate limit in its message).
+ */
+export function isRateLimitAnswer(error: unknown): boolean {
+  const status = httpStatusOf(error)
+  if (status === 429) return true
+  if (status !== 403 || !(error instanceof Error)) return false
+  return responseHeader(error, 'x-ratelimit-remaining') === '0' || /\brate limit/i.test(error.message)
 }
 
 /** The HTTP status an Octokit error carries; undefined for a failure without an answer. */

@@ -54,13 +54,20 @@ export class History {
     })
     this.#settings = settings
     this.#redact = transport.redact
+    const { requestTimeoutMs } = settings
     this.#client = createGitHubClient(transport, access, {
       deadlineMs: where.deadlineMs,
       cancellable: true,
-      throttled: true
+      throttled: true,
+      requestTimeoutMs
     })
     this.#writes = () =>
-      createGitHubClient(transport, access, { deadlineMs: where.deadlineMs, cancellable: false, throttled: true })
+      createGitHubClient(transport, access, {
+        deadlineMs: where.deadlineMs,
+        cancellable: false,
+        throttled: true,
+        requestTimeoutMs
+      })
     ;[this.owner = '', this.repo = ''] = where.repository.split('/')
   }
 

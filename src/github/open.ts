@@ -14,7 +14,8 @@ import {
   githubAccess,
   type GitHubClient,
   type GitHubWork,
-  httpStatusOf
+  httpStatusOf,
+  isRateLimitAnswer
 } from './client.ts'
 import { type CommentTarget, resolveCommentTarget } from './event.ts'
 import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './tracking-comments.ts'
@@ -94,7 +95,7 @@ export function openGitHub(
     target,
     run: workflow,
     listTracked: async (deadlineMs) => {
-      const limits = { deadlineMs, cancellable: true, throttled: true }
+      const limits = { deadlineMs, cancellable: true, throttled: true, requestTimeoutMs: settings.requestTimeoutMs }
       const listed = await doGitHubWork(work, limits, 'read the comments of', (client) => comments.list(client))
       if (listed.kind === 'failed') throw new Error(listed.failure, { cause: listed.cause })
       return listed.value
@@ -103,7 +104,8 @@ export function openGitHub(
       if (refused) return { kind: 'skipped' }
       // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
       // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
-      const limits = { deadlineMs, cancellable: false, throttled: !write.cancelled }
+      const { requestTimeoutMs } = settings
+      const limits = { deadlineMs, cancellable: false, throttled: !write.cancelled, requestTimeoutMs }
       const written = await doGitHubWork(work, limits, 'comment on', (client) => comments.write(client, write))
       if (written.kind === 'done') return written.value
       refused = written.refused
@@ -180,8 +182,13 @@ export function describeGitHubFailure(error: unknown, github: GitHubClient, work
   if (github.signal.aborted) {
     return `${failed}: GitHub's API (${forLog(work.redact(work.apiUrl), 200)}) did not finish answering within the deadline of ${formatDuration(work.deadlineMs)}.`
   }
+  const noAnswer = github.noAnswer(error)
+  if (noAnswer !== undefined) return `${failed}: ${noAnswer}.`
   const status = httpStatusOf(error)
   const detail = `${status === undefined ? '' : `HTTP ${status}: `}${forLog(work.redact(errorMessage(error)), 300)}`
+  if (isRateLimitAnswer(error)) {
+    return `${failed}: GitHub's rate limit for this token was reached (${detail}). The limit resets by itself; many jobs using one token share it.`
+  }
   if (status === 403 || status === 401) {
     return `${failed}: the token lacks permission (${detail}). Give the workflow or job "permissions: ${PERMISSION_BY_NOUN[target.noun]}", or pass a github-token that has it.`
   }
@@ -192,5 +199,5 @@ export function describeGitHubFailure(error: unknown, github: GitHubClient, work
 /** Whether GitHub refused for want of permission (not a rate limit): writing again in this run cannot help. */
 export function isPermissionRefusal(error: unknown, github: GitHubClient): boolean {
   const status = httpStatusOf(error)
-  return (status === 401 || status === 403) && github.rateLimitHit() === undefined
+  return (status === 401 || status === 403) && github.rateLimitHit() === undefined && !isRateLimitAnswer(error)
 }

@@ -43,6 +43,8 @@ export interface PullWork {
   /** The workflow repository's access, for the check run. */
   readonly own: GitHubAccess
   readonly deadlineMs: number
+  /** Each request to GitHub ends within this (`request-timeout`). */
+  readonly requestTimeoutMs: number
   /** Whether `docs` is `docs-token`: what a refusal's advice names. */
   readonly docsToken: boolean
 }
@@ -65,6 +67,7 @@ export function openPulls(
     docs: access(docsToken ? settings.docsToken : settings.githubToken),
     own: access(settings.githubToken),
     deadlineMs,
+    requestTimeoutMs: settings.requestTimeoutMs,
     docsToken
   })
 }
@@ -156,8 +159,13 @@ export class PullOperations {
     advice: string,
     task: (client: GitHubClient) => Promise<T>
   ): Promise<Done<T>> {
-    const { transport, deadlineMs } = this.#work
-    const client = createGitHubClient(transport, access, { deadlineMs, cancellable: false, throttled: true })
+    const { transport, deadlineMs, requestTimeoutMs } = this.#work
+    const client = createGitHubClient(transport, access, {
+      deadlineMs,
+      cancellable: false,
+      throttled: true,
+      requestTimeoutMs
+    })
     try {
       return { kind: 'done', value: await client.bounded(task(client)) }
     } catch (error) {

@@ -143,6 +143,7 @@ class Reads implements GitHubReads {
     })
     return createGitHubClient(this.#transport, access, {
       deadlineMs: this.#where.deadlineMs,
+      requestTimeoutMs: this.#settings.requestTimeoutMs,
       cancellable: true,
       throttled: true
     })

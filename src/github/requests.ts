@@ -224,7 +224,8 @@ export class RequestDesk {
     const client = createGitHubClient(this.#transport, access, {
       deadlineMs: this.#where.deadlineMs,
       cancellable: false,
-      throttled: true
+      throttled: true,
+      requestTimeoutMs: this.#settings.requestTimeoutMs
     })
     const { owner, repo } = this.#where
     return client.bounded(task(client, { owner, repo }))

@@ -5,18 +5,18 @@ import { shownHttpUrl } from '../text/untrusted.ts'
 import { type GitHubClient, httpStatusOf, isAuthor, loginOf } from './client.ts'
 import type { CommentTarget } from './event.ts'
 import {
+  fitComment,
   lastReported,
-  markerOf,
+  mergeRecords,
   readMarker,
-  sameRequest,
+  sameComment,
+  type TrackedRequest,
   type TrackingState,
   UNKNOWN_JOB,
-  withoutOldestFollowUp,
   withRequests
 } from './tracking-record.ts'
 
-/** GitHub refuses a comment longer than this. */
-export const MAX_COMMENT_LENGTH = 65_536
+export { fitComment, MAX_COMMENT_LENGTH } from './tracking-record.ts'
 
 /** One of the action's own tracking comments. */
 export interface StoredComment {
@@ -38,6 +38,11 @@ export interface CommentWrite {
   readonly at: number
   /** The run was cancelled: the write must fit the little time the runner leaves. */
   readonly cancelled: boolean
+  /**
+   * The requests this run recorded (sent, or withdrawn since): on an edit, `state` says what became of them, and the
+   * comment as it is now says what became of every other (another run's).
+   */
+  readonly mine: readonly TrackedRequest[]
 }
 
 export type CommentResult =
@@ -95,7 +100,9 @@ export class CommentStore {
 
   /** Posts or edits a tracking comment; throws what GitHub threw. */
   async write(github: GitHubClient, write: CommentWrite): Promise<CommentResult> {
-    const { commentId, state } = await this.#whereToWrite(github, write)
+    const { commentId, state: wanted, fresh } = await this.#whereToWrite(github, write)
+    const state =
+      commentId === undefined || fresh ? wanted : await this.#mergedWith(github, commentId, wanted, write.mine)
     const fitted = fitComment({ ...state, reportedAt: write.at }, write.render)
     if (fitted === undefined) {
       return {
@@ -116,16 +123,43 @@ export class CommentStore {
     }
   }
 
-  /** The comment to edit, and the state to write: with `find`, the job's own comment's requests come first. */
+  /**
+   * The comment to edit, and the state to write: with `find`, the job's own comment's requests come first. `fresh`
+   * when the comment was read just now.
+   */
   async #whereToWrite(
     github: GitHubClient,
     write: CommentWrite
-  ): Promise<{ commentId: number | undefined; state: TrackingState }> {
+  ): Promise<{ commentId: number | undefined; state: TrackingState; fresh: boolean }> {
     const { state } = write
-    if (write.commentId !== undefined || !write.find || state.job === UNKNOWN_JOB) return write
-    if (!this.#known.has(state.job)) await this.list(github)
+    const asGiven = { commentId: write.commentId, state, fresh: false }
+    if (write.commentId !== undefined || !write.find || state.job === UNKNOWN_JOB) return asGiven
+    const listed = !this.#known.has(state.job)
+    if (listed) await this.list(github)
     const found = this.#known.get(state.job)
-    return found ? { commentId: found.id, state: withRequests(found.state, state.requests) } : write
+    return found ? { commentId: found.id, state: withRequests(found.state, state.requests), fresh: listed } : asGiven
+  }
+
+  /**
+   * What to write over the comment as it is now: another run may have recorded a request on it since this one read
+   * it (a follow-up, while this run waits), and that record must stay. One read before each edit.
+   */
+  async #mergedWith(
+    github: GitHubClient,
+    commentId: number,
+    state: TrackingState,
+    mine: readonly TrackedRequest[]
+  ): Promise<TrackingState> {
+    const { owner, repo } = this.#options.target
+    try {
+      const { data } = await github.octokit.rest.issues.getComment({ owner, repo, comment_id: commentId })
+      const stored = readMarker(data.body)
+      return stored === undefined ? state : mergeRecords(stored, state, mine)
+    } catch (error) {
+      // Deleted since: the edit posts it anew.
+      if (httpStatusOf(error) === 404) return state
+      throw error
+    }
   }
 
   /**
@@ -214,32 +248,10 @@ type ListedComment = {
   readonly user: { login?: string; type?: string } | null
 }
 
-/**
- * The comment within the size GitHub allows, whatever the length of the ids and prompts: the oldest follow-ups are
- * left out (and counted) until it fits. Undefined when even the first prompt alone does not fit.
- */
-export function fitComment(
-  state: TrackingState,
-  render: (state: TrackingState) => string
-): { readonly body: string; readonly state: TrackingState } | undefined {
-  for (let fitting: TrackingState | undefined = state; fitting; fitting = withoutOldestFollowUp(fitting)) {
-    const body = `${markerOf(fitting)}\n${render(fitting)}`
-    if (body.length <= MAX_COMMENT_LENGTH) return { body, state: fitting }
-  }
-  return undefined
-}
-
 /** A write GitHub may have carried out although it did not say so: a 5xx, or no answer at all. */
 function mayHaveLanded(error: unknown): boolean {
   const status = httpStatusOf(error)
   return status === undefined || status >= 500
-}
-
-/** Whether a comment found on the issue is the one a failed post was making: the same job, or the same pending start. */
-function sameComment(found: TrackingState, posted: TrackingState): boolean {
-  if (found.job !== posted.job) return false
-  if (posted.job !== UNKNOWN_JOB) return true
-  return posted.requests.every((request) => found.requests.some((listed) => sameRequest(listed, request)))
 }
 
 /** The number of the last page a Link header names; 1 when it names none. */

@@ -231,3 +231,50 @@ function isTrackedRequest(value: unknown): value is TrackedRequest {
     (request['head'] === undefined || (typeof request['head'] === 'string' && COMMIT.test(request['head'])))
   )
 }
+
+/** GitHub refuses a comment longer than this. */
+export const MAX_COMMENT_LENGTH = 65_536
+
+/**
+ * The comment within the size GitHub allows, whatever the length of the ids and prompts: the oldest follow-ups are
+ * left out (and counted) until it fits. Undefined when even the first prompt alone does not fit.
+ */
+export function fitComment(
+  state: TrackingState,
+  render: (state: TrackingState) => string
+): { readonly body: string; readonly state: TrackingState } | undefined {
+  for (let fitting: TrackingState | undefined = state; fitting; fitting = withoutOldestFollowUp(fitting)) {
+    const body = `${markerOf(fitting)}\n${render(fitting)}`
+    if (body.length <= MAX_COMMENT_LENGTH) return { body, state: fitting }
+  }
+  return undefined
+}
+
+/** Whether a comment found on the issue is the one a failed post was making: the same job, or the same pending start. */
+export function sameComment(found: TrackingState, posted: TrackingState): boolean {
+  if (found.job !== posted.job) return false
+  if (posted.job !== UNKNOWN_JOB) return true
+  return posted.requests.every((request) => found.requests.some((listed) => sameRequest(listed, request)))
+}
+
+/**
+ * The state to write over a comment that another run may have edited since this one read it: every request as the
+ * comment holds it now (`stored`), but this run's own (`mine`), which `ours` holds as they are now (a withdrawn one
+ * gone, a sent one confirmed); in the comment's order, this run's new ones last. Another run's record is never
+ * overwritten, nor one it withdrew brought back.
+ */
+export function mergeRecords(
+  stored: TrackingState,
+  ours: TrackingState,
+  mine: readonly TrackedRequest[]
+): TrackingState {
+  const isMine = (request: TrackedRequest): boolean => mine.some((own) => sameRequest(own, request))
+  const kept = stored.requests.flatMap((request) => {
+    if (!isMine(request)) return [request]
+    return ours.requests.filter((own) => sameRequest(own, request))
+  })
+  const added = ours.requests.filter((own) => isMine(own) && !kept.some((listed) => sameRequest(listed, own)))
+  const omitted = Math.max(stored.omitted ?? 0, ours.omitted ?? 0)
+  const { omitted: _ours, ...rest } = ours
+  return withRequests({ ...rest, ...(omitted > 0 ? { omitted } : {}), requests: [] }, [...kept, ...added])
+}

@@ -29,6 +29,12 @@ function headerValueProblem(secret: string): string | undefined {
   return `holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${index + 1}, so it cannot be sent in an HTTP header`
 }
 
+/** Mintlify's other keys start with `mint_` too, and are refused by the admin API: each named, by its prefix. */
+const OTHER_KEYS: readonly { readonly prefix: string; readonly kind: string }[] = [
+  { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+  { prefix: 'mint_us_', kind: 'an Index API key' }
+]
+
 /** The admin API key, masked before anything else can fail. */
 export function readApiKey(reader: InputReader): string {
   const apiKey = reader.required(
@@ -40,6 +46,12 @@ export function readApiKey(reader: InputReader): string {
   if (apiKey !== '') reader.source.setSecret(apiKey)
   const problem = headerValueProblem(apiKey)
   if (problem) reader.problem(`Input "api-key" ${problem}; check the secret for a pasted extra character.`)
+  const other = OTHER_KEYS.find(({ prefix }) => apiKey.toLowerCase().startsWith(prefix))
+  if (other) {
+    reader.problem(
+      `Input "api-key" holds ${other.kind} (it starts with "${other.prefix}"), not an admin API key, so nothing is sent: the admin API refuses it. Make an admin API key on the dashboard's API keys page, under organization settings, and store it in the api-key secret.`
+    )
+  }
   return apiKey
 }
 

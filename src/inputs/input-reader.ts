@@ -17,6 +17,40 @@ export class InputError extends Error {
 /** Node cannot wait longer than this in one timer; a longer one fires at once. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1
 
+/**
+ * action.yml's defaults. The runner applies one only to an input the workflow leaves out; an input given empty (what
+ * a workflow passes when it forwards an unset `inputs.x` or `vars.X`) is read as its default too, here, as the
+ * toolkit's own actions do. Not here: `fail-on`, whose empty value is documented to mean that only errors fail the
+ * step, `skip-labels` and `skip-authors`, whose empty value is none, and `github-token`, whose default is an expression only the runner can evaluate (empty, it is asked for).
+ * A test holds this table to action.yml.
+ */
+export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
+  mode: 'single',
+  context: 'none',
+  'context-limit': '20000',
+  'base-url': 'https://api.mintlify.com',
+  timeout: '30m',
+  'poll-interval': '5s',
+  'max-poll-interval': '30s',
+  'request-timeout': '30s',
+  wait: 'true',
+  'follow-up': 'false',
+  preview: 'false',
+  'min-changed-lines': '0',
+  'no-change-note': 'true',
+  'pair-drafts': 'false',
+  'check-name': 'Mintlify docs',
+  'batch-limit': '20',
+  'batch-since': '7d',
+  'digest-label': 'docs digest',
+  'batch-notify': 'false',
+  command: '',
+  'command-permission': 'write',
+  label: '',
+  'label-remove': 'true',
+  comment: 'false'
+}
+
 /** Reads inputs and collects every problem, so that all of them are reported at once. */
 export class InputReader {
   readonly source: InputSource
@@ -26,9 +60,10 @@ export class InputReader {
     this.source = source
   }
 
-  /** The input, trimmed; '' when unset. */
+  /** The input, trimmed; its default (INPUT_DEFAULTS) when unset or empty, else ''. */
   text(name: string): string {
-    return this.source.getInput(name).trim()
+    const value = this.source.getInput(name).trim()
+    return value === '' ? (INPUT_DEFAULTS[name] ?? '') : value
   }
 
   required(name: string, what: string): string {
@@ -37,13 +72,12 @@ export class InputReader {
     return value
   }
 
+  /** `true` or `false` as YAML 1.2 writes them (`True`, `FALSE` too), as the toolkit reads them. */
   boolean(name: string): boolean {
-    try {
-      return this.source.getBooleanInput(name)
-    } catch {
-      this.problem(`Input "${name}" must be true or false; got "${this.text(name)}".`)
-      return false
-    }
+    const text = this.text(name)
+    if (/^(?:true|True|TRUE)$/.test(text)) return true
+    if (!/^(?:false|False|FALSE)$/.test(text)) this.problem(`Input "${name}" must be true or false; got "${text}".`)
+    return false
   }
 
   /** A positive duration (`500ms`, `10s`, `5m`, `1h`, `1m 30s`, or seconds) in milliseconds; NaN when invalid. */
@@ -51,8 +85,9 @@ export class InputReader {
     const text = this.text(name)
     const ms = parseDuration(text)
     if (ms === undefined || ms <= 0) {
+      // No example under a second: most durations must be at least 1s against a remote API.
       this.problem(
-        `Input "${name}" must be a positive duration such as 500ms, 10s, 5m, 1h, 1m 30s or a number of seconds; got "${text}".`
+        `Input "${name}" must be a positive duration such as 10s, 5m, 1h, 1m 30s or a number of seconds; got "${text}".`
       )
       return Number.NaN
     }

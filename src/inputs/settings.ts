@@ -129,7 +129,10 @@ export function readSettings(source: InputSource): Settings {
 
 /** What the step is asked to do: which project and job, which prompt, and whether to wait or follow up. */
 function readJobRequest(reader: InputReader) {
-  const projectId = reader.required('project-id', "the project id shown on the dashboard's API keys page")
+  const projectId = reader.required(
+    'project-id',
+    "the project id shown on the dashboard's API keys page. Empty means the variable it comes from (such as vars.MINTLIFY_PROJECT_ID) is not set for this repository or environment"
+  )
   refuseKeyAsProjectId(reader, projectId)
   const jobId = reader.text('job-id')
   // The prompt is sent as given: not trimmed, so a multi-line prompt keeps its layout.
@@ -155,6 +158,9 @@ function readJobRequest(reader: InputReader) {
   const wait = reader.boolean('wait')
   const followUp = reader.boolean('follow-up')
   const preview = reader.boolean('preview')
+  if (followUp && jobId !== '') {
+    reader.notice('Input "follow-up" is true, and "job-id" names the job: the prompt goes to that job.')
+  }
   if (followUp && !hasPrompt) {
     reader.problem(
       'Input "follow-up" sends "prompt" to the job already on the issue or pull request: set "prompt" too.'

@@ -67,7 +67,9 @@ function detailOf(view: CommentView): string {
     case 'timeout':
       return `the job was ${result.job ? `still ${asCode(result.job.status)}` : 'never readable'} after ${formatDuration(view.timeoutMs)}. It may still finish; the Mintlify dashboard shows its progress.`
     case 'cancelled':
-      return 'this workflow run was cancelled, and the Mintlify agent job may still be running. The Mintlify dashboard shows it.'
+      return result.nothingSent
+        ? 'this workflow run was cancelled before it sent the prompt, so nothing was started or sent; a re-run of it sends the prompt.'
+        : 'this workflow run was cancelled, and the Mintlify agent job may still be running. The Mintlify dashboard shows it.'
     case 'started':
       return WAITING_DETAIL.started
     case 'skipped':

@@ -4,7 +4,7 @@
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger, Outputs, RunnerIo } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
-import { forLog } from '../text/untrusted.ts'
+import { type CheckedUrl, droppedBecause, forLog } from '../text/untrusted.ts'
 import type { PollEvent } from '../wait/job-wait.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { lastLogLines, type StepFacts, summaryOf } from './summary.ts'
@@ -46,7 +46,7 @@ export function logProgress(logger: Logger): (event: PollEvent) => void {
           result.kind === 'job' && result.job.ignored.length > 0
             ? `; left out ${result.job.ignored.map((field) => forLog(field, 80)).join(', ')}: not the type the API documents`
             : ''
-        logger.debug(`Poll ${event.poll}: ${what} (${event.tookMs}ms)${ignored}`)
+        logger.debug(`Poll ${event.poll}: ${what} (${Math.round(event.tookMs)}ms)${ignored}`)
         return
       }
       case 'status': {
@@ -115,12 +115,7 @@ export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts,
     const { guardrail } = ending
     const verdict = verdictOf(result, settings, facts.jobId, { preview, guardrail })
     runner.outputs.setAll(stepOutputs(result, facts, { preview, guardrail }))
-    const pr = result.job?.pr
-    if (pr?.kind === 'dropped') {
-      runner.log.warning(
-        `The API returned a prLink that is not an http(s) URL ("${forLog(pr.text, 80)}"); it was dropped.`
-      )
-    }
+    warnOfDroppedUrls(result, runner.log)
     const commentFacts = comment && { problem: comment.problem(), protectsReruns: comment.protectsReruns() }
     await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts, preview, guardrail }, verdict))
     const view = { kind: 'ended', result, message: verdict.message, timeoutMs, preview, guardrail } as const
@@ -129,6 +124,23 @@ export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts,
     if (verdict.fails) runner.fail(verdict.message)
     else if (result.kind === 'rate-limited') runner.log.warning(verdict.message)
     else runner.log.info(verdict.message)
+  }
+}
+
+/** The URLs from the API that were not passed on (prLink, source.repository), each with why. */
+function warnOfDroppedUrls(result: StepResult, log: Logger): void {
+  // A URL that carries a user name or password is not quoted: they may be someone's credentials.
+  const quoted = (text: string, checked: CheckedUrl & { kind: 'dropped' }) =>
+    checked.why === 'with a user name or password' ? '' : ` ("${forLog(text, 80)}")`
+  const pr = result.job?.pr
+  if (pr?.kind === 'dropped') {
+    log.warning(`The API returned a prLink${quoted(pr.text, pr.why)} that was dropped: ${droppedBecause(pr.why)}.`)
+  }
+  const repository = result.job?.repositoryUrl
+  if (repository?.kind === 'dropped') {
+    log.warning(
+      `The API returned a docs repository${quoted(result.job?.repository ?? '', repository)} that is not passed on as docs-repository: ${droppedBecause(repository)}.`
+    )
   }
 }
 
@@ -186,7 +198,7 @@ export function resultOutputs(result: StepResult): Outputs {
     'pr-repository': link?.pullRequest?.repository ?? '',
     job: result.job ? JSON.stringify(result.job.body) : '',
     branch: result.job?.ref ?? '',
-    'docs-repository': result.job?.repository ?? ''
+    'docs-repository': result.job?.repositoryUrl?.kind === 'url' ? result.job.repositoryUrl.url.href : ''
   }
 }
 

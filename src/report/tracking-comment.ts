@@ -44,6 +44,8 @@ export interface CommentRunner {
   readonly log: Pick<Logger, 'info' | 'warning'>
   /** Milliseconds since the epoch: when a report is made, recorded for another run to read. */
   readonly date: () => number
+  /** Milliseconds on a monotonic clock: how long GitHub has taken. */
+  readonly now: () => number
   /** Whether the run was cancelled. */
   readonly cancelled: () => boolean
   /** Resolves once the run is cancelled. */
@@ -64,6 +66,10 @@ export class TrackingComment {
   /** Requests of this run that a written comment records: what a re-run can find. */
   #recorded: readonly TrackedRequest[] = []
   #sent: readonly TrackedRequest[] = []
+  /** Requests this run recorded, then withdrew (they were never sent): the comment must not keep them. */
+  #withdrawn: readonly TrackedRequest[] = []
+  /** What the comment holds, as last written. */
+  #written: TrackingState | undefined
 
   constructor(github: Pick<GitHub, 'write' | 'run'>, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
     this.#github = github
@@ -93,6 +99,7 @@ export class TrackingComment {
   /** The request surely never reached the API: a re-run may send it again. */
   withdraw(request: TrackedRequest): void {
     this.#sent = this.#sent.filter((sent) => sent !== request)
+    this.#withdrawn = [...this.#withdrawn, request]
     this.#state = withdrawRequest(this.#state, request)
   }
 
@@ -115,8 +122,13 @@ export class TrackingComment {
     if (job?.pr.kind === 'link') this.#state = { ...this.#state, pr: job.pr.url.href }
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
     const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
-    const left = await timeLeftAfter(this.#pending, budget)
-    if (left < this.#budgets.minimumMs) {
+    const left = await timeLeftAfter(this.#pending, budget, this.#runner.now)
+    // A record of a request that was never sent must go, or a re-run would take it as perhaps sent and send nothing:
+    // that edit is tried with whatever time is left.
+    const withdrawing = this.#withdrawn.some((request) =>
+      this.#written?.requests.some((kept) => sameRequest(kept, request))
+    )
+    if (left < (withdrawing ? 1 : this.#budgets.minimumMs)) {
       this.#runner.log.warning(
         `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
       )
@@ -144,7 +156,9 @@ export class TrackingComment {
     const cancelled = this.#runner.cancelled()
     const runUrl = this.#github.run.url
     const render = (fitted: TrackingState): string => renderComment(fitted, view, runUrl)
-    const write = { commentId: this.#commentId, state, render, find: this.#find, at: this.#runner.date(), cancelled }
+    const mine = [...this.#sent, ...this.#withdrawn]
+    const at = this.#runner.date()
+    const write = { commentId: this.#commentId, state, render, find: this.#find, at, cancelled, mine }
     const result = await this.#github.write(write, deadlineMs)
     if (result.kind === 'commented') this.#landed(result, state)
     else if (result.kind === 'warning') this.#warn(result.warning)
@@ -152,6 +166,7 @@ export class TrackingComment {
 
   #landed(result: CommentResult & { kind: 'commented' }, written: TrackingState): void {
     this.#commentId = result.commentId
+    this.#written = result.state
     this.#find = false
     const holds = (request: TrackedRequest) => result.state.requests.some((listed) => sameRequest(listed, request))
     this.#recorded = this.#sent.filter(holds)
@@ -176,10 +191,10 @@ export class TrackingComment {
 }
 
 /** Waits for `work` at most `budgetMs`; returns how much of the budget is left. */
-async function timeLeftAfter(work: Promise<void>, budgetMs: number): Promise<number> {
-  const started = Date.now()
+async function timeLeftAfter(work: Promise<void>, budgetMs: number, now: () => number): Promise<number> {
+  const started = now()
   let timer: NodeJS.Timeout | undefined
   await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))])
   clearTimeout(timer)
-  return budgetMs - (Date.now() - started)
+  return Math.floor(budgetMs - (now() - started))
 }

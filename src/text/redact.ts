@@ -31,6 +31,12 @@ function base64Forms(secret: string): string[] {
   })
 }
 
+/** The secret as a JSON string writes it, when that differs from the secret itself. */
+function jsonForm(secret: string): { length: number; source: string }[] {
+  const escaped = JSON.stringify(secret).slice(1, -1)
+  return escaped === secret ? [] : [{ length: escaped.length, source: escapeRegExp(escaped) }]
+}
+
 /**
  * Shorter than this, a secret or one of its forms would match ordinary text (a one-character token's base64 forms are
  * empty, and would match everywhere; `comp` is in `completed`). No real key or token is this short; the runner still
@@ -40,7 +46,7 @@ export const SHORTEST_REDACTED = 6
 
 /**
  * A redactor for these secrets, in every form they could come back in: as they are or percent-encoded (in part or
- * in whole), and base64-encoded at any alignment, whatever their letter case. It runs on text that is about to be
+ * in whole), escaped as in a JSON string, and base64-encoded at any alignment, whatever their letter case. It runs on text that is about to be
  * shown (before it is cut short or escaped, so no part of a secret survives either), never on data the action
  * decides on.
  */
@@ -49,6 +55,8 @@ export function redactor(secrets: readonly string[]): Redact {
   if (present.length === 0) return (text) => text
   const patterns = present.flatMap((secret) => [
     { length: secret.length, source: percentPattern(secret) },
+    // As JSON writes it, when it holds a `"` or a `\`: an answer quoted as JSON shows it escaped.
+    ...jsonForm(secret),
     ...base64Forms(secret)
       .filter((form) => form.length >= SHORTEST_REDACTED)
       .map((form) => ({ length: form.length, source: escapeRegExp(form) }))

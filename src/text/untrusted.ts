@@ -82,17 +82,43 @@ export function httpUrl(text: string | null | undefined): URL | undefined {
 /** The longest URL shown: the summary and the comment show it, and link to it, whole. */
 export const SHOWN_URL_MAX = 500
 
+/** An http(s) URL checked for showing and passing on: the URL, or why it is not passed on. */
+export type CheckedUrl =
+  | { readonly kind: 'url'; readonly url: URL }
+  | { readonly kind: 'dropped'; readonly why: 'not an http(s) URL' | 'with a user name or password' | 'too long' }
+
 /**
- * The http(s) URL as it may be shown, with every secret replaced; none when it carries a user name or password
- * (`https://docs.example@evil.example/` is not where it seems to lead) or is too long to show whole. Redacting the text
- * alone is not enough: parsing drops tabs and line breaks and folds a host's letters to lower-case ASCII, which can
- * put a secret back together.
+ * The http(s) URL as it may be shown, with every secret replaced; or why not: it carries a user name or password
+ * (`https://docs.example@evil.example/` is not where it seems to lead), or is too long to show whole. Redacting the
+ * text alone is not enough: parsing drops tabs and line breaks and folds a host's letters to lower-case ASCII, which
+ * can put a secret back together.
  */
-export function shownHttpUrl(text: string | null | undefined, redact: (text: string) => string): URL | undefined {
+export function checkShownUrl(text: string, redact: (text: string) => string): CheckedUrl {
   const url = httpUrl(text)
   const shown = url && httpUrl(redact(url.href))
-  if (!shown || shown.username !== '' || shown.password !== '' || shown.href.length > SHOWN_URL_MAX) return undefined
-  return shown
+  if (!shown) return { kind: 'dropped', why: 'not an http(s) URL' }
+  if (shown.username !== '' || shown.password !== '') return { kind: 'dropped', why: 'with a user name or password' }
+  if (shown.href.length > SHOWN_URL_MAX) return { kind: 'dropped', why: 'too long' }
+  return { kind: 'url', url: shown }
+}
+
+/** The URL checkShownUrl passes on, or none. */
+export function shownHttpUrl(text: string | null | undefined, redact: (text: string) => string): URL | undefined {
+  if (!text) return undefined
+  const checked = checkShownUrl(text, redact)
+  return checked.kind === 'url' ? checked.url : undefined
+}
+
+/** Why a URL from outside was not passed on, in words for a warning. */
+export function droppedBecause(checked: CheckedUrl & { kind: 'dropped' }): string {
+  switch (checked.why) {
+    case 'not an http(s) URL':
+      return 'it is not an http(s) URL'
+    case 'with a user name or password':
+      return 'it carries a user name or password, so it may not lead where it seems to'
+    case 'too long':
+      return `it is longer than the ${SHOWN_URL_MAX} characters passed on`
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
-// One HTTP request and its answer, within one deadline from connecting to the last byte of the body.
+// One HTTP request and its answer, within one deadline from connecting (to the proxy, through its tunnel, to the
+// server) to the last byte of the body.
 import { request } from 'undici'
+import { type NetworkFault, networkFaultOf } from './network-fault.ts'
 import type { Transport } from './transport.ts'
 
 export interface HttpRequest {
@@ -18,8 +20,8 @@ export type Exchange =
   | { readonly kind: 'answer'; readonly status: number; readonly headers: Headers; readonly body: string | undefined }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'cancelled' }
-  /** The request failed before an answer was read; `code` is the error's code, if it has one. */
-  | { readonly kind: 'network'; readonly code: string | undefined; readonly message: string }
+  /** The request failed before an answer was read. */
+  | { readonly kind: 'network'; readonly fault: NetworkFault }
 
 export interface ExchangeLimits {
   /** One deadline from connecting to the last byte of the body. */
@@ -28,16 +30,18 @@ export interface ExchangeLimits {
   readonly maxBodyBytes: number
 }
 
-/** Sends one request; never follows a redirect (undici's `request` does not) and never throws. */
+/**
+ * Sends one request; never follows a redirect (undici's `request` does not) and never throws. The deadline holds
+ * whatever the dispatcher does: the exchange ends when it passes, or when the run is cancelled, even if the request
+ * were to go on.
+ */
 export async function exchange(
-  transport: Pick<Transport, 'dispatcher' | 'cancelSignal'>,
+  transport: Pick<Transport, 'dispatcher' | 'cancelSignal' | 'proxyFor'>,
   req: HttpRequest,
   limits: ExchangeLimits
 ): Promise<Exchange> {
   const { cancelSignal } = transport
-  // A function, not a value: the signal can abort while the request is under way.
-  const cancelled = (): boolean => cancelSignal.aborted
-  if (cancelled()) return { kind: 'cancelled' }
+  if (cancelSignal.aborted) return { kind: 'cancelled' }
   const controller = new AbortController()
   const timeout = new Error(`no complete answer within ${limits.timeoutMs}ms`)
   const timer = setTimeout(() => {
@@ -47,13 +51,38 @@ export async function exchange(
     controller.abort(cancelSignal.reason)
   }
   cancelSignal.addEventListener('abort', onCancel, { once: true })
+  const stopped = (): Exchange => (cancelSignal.aborted ? { kind: 'cancelled' } : { kind: 'timeout' })
+  const ended = new Promise<Exchange>((resolve) => {
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        resolve(stopped())
+      },
+      { once: true }
+    )
+  })
+  try {
+    return await Promise.race([send(transport, req, limits, controller.signal, stopped), ended])
+  } finally {
+    clearTimeout(timer)
+    cancelSignal.removeEventListener('abort', onCancel)
+  }
+}
+
+async function send(
+  transport: Pick<Transport, 'dispatcher' | 'proxyFor'>,
+  req: HttpRequest,
+  limits: ExchangeLimits,
+  signal: AbortSignal,
+  stopped: () => Exchange
+): Promise<Exchange> {
   try {
     const answer = await request(req.url, {
       dispatcher: transport.dispatcher,
       method: req.method,
       headers: req.headers,
       body: req.body ?? null,
-      signal: controller.signal,
+      signal,
       // The deadline above covers the whole exchange; undici's own per-phase timers would only cut it short.
       headersTimeout: 0,
       bodyTimeout: 0
@@ -61,12 +90,8 @@ export async function exchange(
     const body = await readLimited(answer.body, answer.headers['content-length'], limits.maxBodyBytes)
     return { kind: 'answer', status: answer.statusCode, headers: answer.headers, body }
   } catch (error) {
-    if (cancelled()) return { kind: 'cancelled' }
-    if (controller.signal.reason === timeout) return { kind: 'timeout' }
-    return { kind: 'network', code: errorCode(error), message: error instanceof Error ? error.message : String(error) }
-  } finally {
-    clearTimeout(timer)
-    cancelSignal.removeEventListener('abort', onCancel)
+    if (signal.aborted) return stopped()
+    return { kind: 'network', fault: networkFaultOf(error, req.url, transport.proxyFor(req.url)) }
   }
 }
 
@@ -92,14 +117,4 @@ async function readLimited(
     chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString('utf8')
-}
-
-/** The error's code, or its cause's (a proxy or TLS failure wraps the socket error). */
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined
-  if ('cause' in error) {
-    const cause = errorCode(error.cause)
-    if (cause !== undefined) return cause
-  }
-  return 'code' in error && typeof error.code === 'string' ? error.code : undefined
 }

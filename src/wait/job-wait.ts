@@ -1,10 +1,11 @@
 // Polling the job until it ends, with backoff: the delay in noticing the end stays a small fraction of how long the
 // job ran, faults are retried with growing waits (and never sooner than Retry-After), and the deadline holds.
 import type { AgentJob } from '../admin-api/agent-job.ts'
+import { unreachedBaseUrl } from '../admin-api/answer.ts'
 import type { FaultKind, PollResult } from '../admin-api/job-answers.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { isTerminal, type TerminalStatus } from '../text/outcome.ts'
-import { type Clock, retry, type Try } from './retry.ts'
+import { type Clock, retry, type Try, UNREACHED_WINDOW_MS } from './retry.ts'
 
 /** Reads the job once, within `timeoutMs`. */
 export type FetchJob = (timeoutMs: number) => Promise<PollResult>
@@ -66,8 +67,11 @@ export type WaitResult = WaitStats &
       }
     /** A permanent fault: the reason says what to change. */
     | { readonly kind: 'error'; readonly reason: string }
-    /** `reason` when the run was cancelled before the wait began. */
-    | { readonly kind: 'cancelled'; readonly reason?: string }
+    /**
+     * `reason` when the run was cancelled before the wait began; `nothingSent` when that was before the prompt was
+     * sent.
+     */
+    | { readonly kind: 'cancelled'; readonly reason?: string; readonly nothingSent?: boolean }
   )
 
 const DEFAULT_HEARTBEAT_MS = 60_000
@@ -95,7 +99,9 @@ class JobWait {
   #polls = 0
   #faults = 0
   #consecutiveFaults = 0
-  #lastFault: { readonly reason: string; readonly kind: FaultKind } | undefined
+  #lastFault: { readonly reason: string; readonly kind: FaultKind; readonly unreached?: string | undefined } | undefined
+  /** When base-url, which has never answered, first could not be reached. */
+  #unreachedSince: number | undefined
   #job: AgentJob | undefined
 
   constructor(options: WaitOptions) {
@@ -130,6 +136,8 @@ class JobWait {
       case 'cancelled':
         return { ...this.#stats(), kind: 'cancelled' }
       case 'deadline':
+        if (this.#lastFault?.unreached !== undefined)
+          return { ...this.#stats(), kind: 'error', reason: this.#unreached() }
         if (retried.waitMs !== undefined && this.#lastFault) {
           // The answer asked to wait past the timeout.
           const asked = `the API asked to wait ${Math.ceil(retried.waitMs / 1000)}s (Retry-After), past the timeout`
@@ -143,6 +151,12 @@ class JobWait {
           consecutiveFaults: this.#consecutiveFaults
         }
     }
+  }
+
+  /** base-url has never answered, and could not be reached since #unreachedSince. */
+  #unreached(): string {
+    const tried = this.#clock.now() - (this.#unreachedSince ?? this.#clock.now())
+    return unreachedBaseUrl(this.#options.settings, this.#lastFault?.unreached ?? '', tried)
   }
 
   #stats(): WaitStats {
@@ -171,14 +185,17 @@ class JobWait {
     const now = this.#clock.now()
     this.#options.onEvent?.({ kind: 'poll', result, poll: this.#polls, tookMs: now - pollStart })
     switch (result.kind) {
-      case 'permanent':
-        return { kind: 'done', value: { kind: 'error', reason: result.reason } }
+      case 'permanent': {
+        // A key refused once the API had answered this step stopped working while the job ran.
+        const reason = this.#job !== undefined && result.midRun !== undefined ? result.midRun : result.reason
+        return { kind: 'done', value: { kind: 'error', reason } }
+      }
       case 'not found':
         return this.#afterNotFound(result, now)
       case 'job':
         return this.#afterJob(result.job, now)
       case 'transient':
-        return this.#afterFault(result)
+        return this.#afterFault(result, pollStart)
     }
   }
 
@@ -207,13 +224,19 @@ class JobWait {
     return this.#ended(job.status) ? { kind: 'done', value: { kind: job.status } } : { kind: 'pending' }
   }
 
-  #afterFault(fault: PollResult & { kind: 'transient' }): Try<Ended> {
+  #afterFault(fault: PollResult & { kind: 'transient' }, at = this.#clock.now()): Try<Ended> {
     if (fault.hostNotFound !== undefined && this.#job === undefined) {
       return { kind: 'done', value: { kind: 'error', reason: fault.hostNotFound } }
     }
     this.#faults += 1
     this.#consecutiveFaults += 1
-    this.#lastFault = { reason: fault.reason, kind: fault.fault }
+    this.#lastFault = { reason: fault.reason, kind: fault.fault, unreached: fault.unreached }
+    if (fault.unreached !== undefined) {
+      this.#unreachedSince ??= at
+      if (this.#clock.now() - this.#unreachedSince >= UNREACHED_WINDOW_MS) {
+        return { kind: 'done', value: { kind: 'error', reason: this.#unreached() } }
+      }
+    }
     return { kind: 'transient', reason: fault.reason, retryAfterMs: fault.retryAfterMs }
   }
 

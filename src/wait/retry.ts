@@ -5,7 +5,10 @@ import { once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
 
 export interface Clock {
-  /** Milliseconds, for deadlines and durations. */
+  /**
+   * Milliseconds on a monotonic clock, for deadlines and durations: the wall clock may jump (an NTP correction), this
+   * one never does. Its zero means nothing.
+   */
   readonly now: () => number
   /** Milliseconds since the epoch, for what is recorded for another run to read. */
   readonly date: () => number
@@ -24,8 +27,8 @@ export interface StepClock extends Clock {
 /** The real clock, whose sleeps end early when the run is cancelled. */
 export function stepClock(cancelSignal: AbortSignal): StepClock {
   return {
-    now: Date.now,
-    date: Date.now,
+    now: () => performance.now(),
+    date: () => Date.now(),
     random: Math.random,
     sleep: (ms) => sleepUnlessCancelled(ms, cancelSignal),
     cancelled: () => cancelSignal.aborted,
@@ -47,8 +50,12 @@ async function sleepUnlessCancelled(ms: number, signal: AbortSignal): Promise<vo
  * the job ends, the comment holds the runner no longer than this in all.
  */
 export const GITHUB_DEADLINE_MS = 60_000
-/** The tracking comment's edit after a cancellation must fit in the time the runner leaves. */
-export const CANCELLED_COMMENT_DEADLINE_MS = 2000
+/**
+ * The tracking comment's edit after a cancellation must fit in the time the runner leaves (7.5 s from its first
+ * signal to its second): the comment's pending write (the record of a request, when the cancel came while it was
+ * written) and the edit that withdraws that record share it.
+ */
+export const CANCELLED_COMMENT_DEADLINE_MS = 4000
 /** Less time than this left for an edit is not worth a request. */
 export const MIN_COMMENT_TIME_MS = 1000
 /** After a cancellation, what is left (outputs, summary) takes milliseconds; editing a comment takes longer. */
@@ -57,6 +64,12 @@ const CANCEL_GRACE_MS = 800
 export const FOLLOW_UP_SETTLE_MS = 60_000
 /** A job or build status this step has just asked for may answer 404 for this long before it can be read. */
 export const NOT_FOUND_GRACE_MS = 30_000
+/**
+ * Before base-url has answered once, connection faults (refused, unreachable) are tried again for this long, or to
+ * the timeout if that is sooner; then the step says that base-url cannot be reached. Once it has answered, an outage
+ * is waited out to the timeout.
+ */
+export const UNREACHED_WINDOW_MS = 60_000
 /** A request started at the deadline still gets this long. */
 const LAST_REQUEST_MIN_MS = 1000
 
@@ -67,7 +80,8 @@ export function cancelGraceMs(comment: boolean): number {
 
 /** The deadline of one request to the admin API: request-timeout, or what is left of the step's time. */
 export function requestBudget(requestTimeoutMs: number, deadline: number, now: number): number {
-  return Math.min(requestTimeoutMs, Math.max(deadline - now, LAST_REQUEST_MIN_MS))
+  // Whole milliseconds: a monotonic clock's are fractional, and timers and messages want whole ones.
+  return Math.round(Math.min(requestTimeoutMs, Math.max(deadline - now, LAST_REQUEST_MIN_MS)))
 }
 
 export interface Schedule {

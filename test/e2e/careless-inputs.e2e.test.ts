@@ -104,4 +104,50 @@ describe('careless inputs', () => {
     expect([...written, ...decoded].filter((text) => text.includes(KEY)).length).toBe(0)
     expect(result.summary).not.toContain(KEY.replaceAll('_', '&#95;'))
   })
+
+  it('an input given empty (an unset inputs.x or vars.X forwarded) acts as if it were not given: its default', async () => {
+    const server = await servers.serve((req, res) =>
+      sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'job-1', status: 'completed' })
+    )
+    const empty = { context: '', timeout: '', 'poll-interval': '', 'max-poll-interval': '', 'request-timeout': '' }
+    const result = await run(server, {
+      ...empty,
+      'context-limit': '',
+      wait: '',
+      'follow-up': '',
+      preview: '',
+      comment: ''
+    })
+    expect(errorAnnotations(result)).toEqual([])
+    expect(result.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
+    expect(result.stdout).toContain('(timeout 30m, polling every 5s growing to 30s)')
+  })
+
+  it('says that job-id wins when follow-up: true is given with it', async () => {
+    const server = await servers.serve((req, res) =>
+      sendJson(res, 200, { id: 'job-7', status: req.method === 'POST' ? 'active' : 'completed' })
+    )
+    const result = await run(server, { 'job-id': 'job-7', 'follow-up': 'true', 'poll-interval': '50ms' })
+    expect(result.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-7' })
+    expect(result.stdout).toContain(
+      '::notice::Input "follow-up" is true, and "job-id" names the job: the prompt goes to that job.'
+    )
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)[0]).toBe(
+      'POST /v2/agent/docs/job/job-7/message'
+    )
+  })
+
+  it('a duration error suggests no duration under the 1s a remote API needs', async () => {
+    const result = await run({ url: 'https://api.mintlify.test' }, { 'poll-interval': 'often' })
+    const [error] = errorAnnotations(result)
+    expect(error).toContain('Input "poll-interval" must be a positive duration such as 10s, 5m, 1h')
+    expect(error).not.toContain('500ms')
+  })
+
+  it('a missing project-id hints that vars.MINTLIFY_PROJECT_ID may be unset here', async () => {
+    const result = await run({ url: 'https://api.mintlify.test' }, { 'project-id': '' })
+    expect(errorAnnotations(result)[0]).toContain(
+      'Input "project-id" is required: the project id shown on the dashboard\'s API keys page. Empty means the variable it comes from (such as vars.MINTLIFY_PROJECT_ID) is not set for this repository or environment.'
+    )
+  })
 })

@@ -1,9 +1,10 @@
 // The bundled action with `comment: true`, against loopback servers playing the admin API and GitHub's REST API.
 import { describe, expect, it } from 'vitest'
 import { playJob, type RunningServer } from '../../sim/admin-api.ts'
+import { simulateAgentApi } from '../../sim/agent-api.ts'
 import type { FakeGitHub, FakeGitHubOptions } from '../../sim/github-api.ts'
 import { loopback } from './support/loopback.ts'
-import { runAction } from './support/run-bundle.ts'
+import { bundleRunner, runAction } from './support/run-bundle.ts'
 import { expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
 const KEY = 'mint_comment_secret'
@@ -61,12 +62,14 @@ describe('comment: true', () => {
     const { api, github } = await setUp()
     const run = await runWithComment(api, github)
     expect(run.exitCode).toBe(0)
-    // Posted while the job runs, then edited with the outcome.
+    // Posted while the job runs, then read again (another run may have recorded on it) and edited with the outcome.
+    const id = github.comments[0]?.id ?? ''
     expect(github.calls).toEqual([
       'POST /graphql',
       'GET /repos/acme/docs/issues/12/comments',
       'POST /repos/acme/docs/issues/12/comments',
-      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
+      `GET /repos/acme/docs/issues/comments/${id}`,
+      `PATCH /repos/acme/docs/issues/comments/${id}`
     ])
     expect(github.requests.every((request) => request.headers.authorization === `token ${TOKEN}`)).toBe(true)
     const [comment] = github.comments
@@ -170,12 +173,14 @@ describe('comment: true', () => {
     const { api, github } = await setUp({ github: { failFirst: [502] } })
     const run = await runWithComment(api, github)
     expect(run.exitCode).toBe(0)
+    const id = github.comments[0]?.id ?? ''
     expect(github.calls).toEqual([
       'POST /graphql',
       'POST /graphql',
       'GET /repos/acme/docs/issues/12/comments',
       'POST /repos/acme/docs/issues/12/comments',
-      `PATCH /repos/acme/docs/issues/comments/${github.comments[0]?.id ?? ''}`
+      `GET /repos/acme/docs/issues/comments/${id}`,
+      `PATCH /repos/acme/docs/issues/comments/${id}`
     ])
     expect(github.comments).toHaveLength(1)
   })
@@ -215,3 +220,68 @@ describe('comment: true', () => {
     }
   })
 })
+
+describe('two runs on one tracking comment', () => {
+  const runOn = bundleRunner({
+    githubToken: TOKEN,
+    eventName: 'issues',
+    event: ISSUE_EVENT,
+    inputs: {
+      'project-id': 'proj',
+      'api-key': KEY,
+      'poll-interval': '100ms',
+      'max-poll-interval': '200ms',
+      comment: 'true'
+    }
+  })
+
+  function recordsOf(body: string): { run: string; kind: string }[] {
+    const payload = /^<!-- \S+ \S+ (\S+) -->/.exec(body)?.[1] ?? ''
+    const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8') || '{}') as {
+      requests?: { run: string; kind: string }[]
+    }
+    return (state.requests ?? []).map(({ run, kind }) => ({ run, kind }))
+  }
+
+  it("a waiting run's edit keeps the follow-up another run recorded meanwhile, so that run's re-run sends nothing", async () => {
+    const api = simulateAgentApi({
+      projectId: 'proj',
+      apiKey: KEY,
+      run: { activeForMs: 60_000, final: { status: 'completed', prLink: PR } }
+    })
+    const server = await servers.serve(api.respond)
+    const github = await servers.github()
+    // Run 100 starts the job and waits for it.
+    const starter = runOn(server, { prompt: 'Document /users' }, { github, env: { GITHUB_RUN_ID: '100' } })
+    await until(() => github.comments[0]?.body.includes('Mintlify agent job running') ?? false)
+    // Meanwhile run 200 sends a follow-up to the job on the issue, recorded on the same comment, and does not wait.
+    const followUp = { prompt: 'Cover the errors too', 'follow-up': 'true', wait: 'false' }
+    const follower = await runOn(server, followUp, { github, env: { GITHUB_RUN_ID: '200' } })
+    expect(follower.outputs).toMatchObject({ outcome: 'started', 'job-id': 'job-1' })
+    // Only then does the job end, and the starter edit the comment: after the follow-up was recorded there.
+    const job = api.jobs.get('job-1')
+    if (job) job.run = { activePolls: 0, final: { status: 'completed', prLink: PR } }
+    const started = await starter
+    expect(started.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
+    expect(github.comments).toHaveLength(1)
+    expect(recordsOf(github.comments[0]?.body ?? '')).toEqual([
+      { run: '100', kind: 'start' },
+      { run: '200', kind: 'follow-up' }
+    ])
+    // Re-running the follow-up's run finds what it sent, and sends nothing again.
+    const rerun = await runOn(server, followUp, { github, env: { GITHUB_RUN_ID: '200', GITHUB_RUN_ATTEMPT: '2' } })
+    expect(rerun.outputs['job-id']).toBe('job-1')
+    expect(api.posts.map((post) => post.what)).toEqual(['create', 'follow-up job-1'])
+  })
+})
+
+/** Resolves once `ready()` holds, checking every 10 ms. */
+function until(ready: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (!ready()) return
+      clearInterval(timer)
+      resolve()
+    }, 10)
+  })
+}

@@ -315,3 +315,55 @@ describe('context: auto', () => {
     expect(fake.comments[0]?.body).not.toContain('What changed')
   })
 })
+
+describe("context: auto under GitHub's rate limits", () => {
+  const SECONDARY = {
+    message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+    documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api'
+  }
+  /** GitHub answers the pull request's files this way once, then as usual. */
+  function limitedOnce(status: number, headers: Record<string, string>, body: unknown = SECONDARY): FakeGitHubOptions {
+    let limited = false
+    return {
+      pullFiles: { 7: FILES },
+      intercept: (call, _req, res) => {
+        if (limited || call !== 'GET /repos/acme/api/pulls/7/files') return false
+        limited = true
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body))
+        return true
+      }
+    }
+  }
+
+  it.each([
+    ['a secondary rate limit (403)', 403, { 'retry-after': '1' }],
+    ['a 429', 429, { 'retry-after': '1' }],
+    ['a primary rate limit (x-ratelimit-remaining: 0)', 403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '' }]
+  ])('waits out %s with Retry-After within the deadline, and the section is complete', async (_, status, headers) => {
+    const reset = { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) }
+    const given = 'x-ratelimit-reset' in headers ? { ...headers, ...reset } : headers
+    const started = await start(
+      limitedOnce(
+        status,
+        given,
+        status === 403 && 'retry-after' in headers ? SECONDARY : { message: 'API rate limit exceeded' }
+      )
+    )
+    const result = await run(started.server, {}, on(started, 'pull_request', MERGED_PR))
+    expect(warningAnnotations(result)).toEqual([])
+    const prompt = sentPrompt(started.api)
+    expect(prompt).toContain('- modified `src/client.ts` (+2 -1)')
+    expect(started.fake.calls.filter((call) => call.endsWith('/pulls/7/files'))).toHaveLength(2)
+  })
+
+  it('names a rate limit that reaches past the deadline as a rate limit, not a missing permission', async () => {
+    const started = await start(limitedOnce(403, { 'retry-after': '600' }))
+    const result = await run(started.server, {}, on(started, 'pull_request', MERGED_PR))
+    const [warning] = warningAnnotations(result)
+    expect(warning).toContain(
+      "the pull request's changed files could not be read from GitHub (GitHub's secondary rate limit for this token was reached, and it asked to wait 600s"
+    )
+    expect(warning).not.toContain('the token needs')
+    expect(result.outputs['outcome']).toBe('completed')
+  })
+})

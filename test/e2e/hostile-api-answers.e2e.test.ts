@@ -274,4 +274,57 @@ describe('hostile admin API answers', () => {
     expect(result.outputs['preview-status']).toBe('building')
     expect(result.stdout).not.toContain('it was still queued when the timeout ran out')
   })
+
+  it.each([
+    ['javascript:alert(document.domain)', 'it is not an http(s) URL'],
+    ['ext::sh -c touch% /tmp/pwned', 'it is not an http(s) URL'],
+    ['--upload-pack=touch /tmp/pwned', 'it is not an http(s) URL'],
+    [
+      'https://token:x-oauth@github.com/acme/docs',
+      'it carries a user name or password, so it may not lead where it seems to'
+    ]
+  ])(
+    'docs-repository %j is not passed on to a later git clone, with a warning that says why',
+    async (repository, why) => {
+      const { result } = await runAgainst(
+        (_req, res) =>
+          sendJson(res, 200, {
+            id: 'job-1',
+            status: 'completed',
+            prLink: PR,
+            source: { repository, ref: 'mintlify/job-1' }
+          }),
+        { 'job-id': 'job-1' }
+      )
+      expect(result.outputs).toMatchObject({ outcome: 'completed', 'docs-repository': '', branch: 'mintlify/job-1' })
+      expect(result.stdout).toContain(`that is not passed on as docs-repository: ${why}.`)
+      expect(result.stdout).not.toContain('x-oauth')
+    }
+  )
+
+  it('passes on a docs repository that is an http(s) URL', async () => {
+    const { result } = await runAgainst(
+      (_req, res) =>
+        sendJson(res, 200, {
+          id: 'job-1',
+          status: 'completed',
+          source: { repository: 'https://github.com/acme/docs' }
+        }),
+      { 'job-id': 'job-1' }
+    )
+    expect(result.outputs['docs-repository']).toBe('https://github.com/acme/docs')
+  })
+
+  it('drops a prLink too long to pass on, with a warning that says it is too long', async () => {
+    const long = `${PR}?${'x'.repeat(600)}`
+    const { result } = await runAgainst(
+      (_req, res) => sendJson(res, 200, { id: 'job-1', status: 'completed', prLink: long }),
+      {
+        'job-id': 'job-1'
+      }
+    )
+    expect(result.outputs).toMatchObject({ outcome: 'completed', prLink: '' })
+    expect(result.stdout).toContain('was dropped: it is longer than the 500 characters passed on.')
+    expect(result.stdout).not.toContain('not an http(s) URL')
+  })
 })

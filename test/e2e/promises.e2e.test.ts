@@ -382,7 +382,8 @@ describe('liberal in what it reads, strict in what it concludes', () => {
 
   it("retries a 200 that is another job's answer, and names it when it persists", async () => {
     const server = await serve((_req, res) => sendJson(res, 200, { ...jobBody(STORY, 'completed', PR), id: 'job-6' }))
-    const result = await run(server, { timeout: '1s' })
+    // Time for more than one poll on a loaded machine.
+    const result = await run(server, { timeout: '3s' })
     expect(result.exitCode).toBe(1)
     expect(server.requests.length).toBeGreaterThan(1)
     expect(result.outputs).toMatchObject({ outcome: 'timeout', status: '', prLink: '' })

@@ -140,4 +140,64 @@ describe('re-runs', () => {
     expect(api.posts).toHaveLength(1)
     expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
   })
+
+  it('a cancel while the first record of a start is being written: the record says nothing was sent, and a re-run starts the job', async () => {
+    const api = simulateAgentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed' } }
+    })
+    const server = await servers.serve(api.respond)
+    let firstPost = true
+    // GitHub is slow to make the comment that records the start: the cancel comes while it does.
+    const github = await servers.github({
+      latencyMs: (call) => {
+        if (call !== 'POST /repos/acme/docs/issues/12/comments' || !firstPost) return 0
+        firstPost = false
+        return 1500
+      }
+    })
+    const inputs = { prompt: 'Document /users', comment: 'true' }
+    const first = await run(server, inputs, {
+      github,
+      env: { GITHUB_RUN_ATTEMPT: '1' },
+      onSpawn: (child) =>
+        once(
+          () => github.calls.includes('POST /repos/acme/docs/issues/12/comments'),
+          () => child.kill('SIGINT')
+        )
+    })
+    expect(first.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': '' })
+    expect(api.posts).toHaveLength(0)
+    const recorded = github.comments[0]?.body ?? ''
+    const rerun = await run(server, inputs, { github, env: { GITHUB_RUN_ATTEMPT: '2' } })
+    expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
+    expect(api.posts).toHaveLength(1)
+    expect(recorded).toContain(
+      'Run cancelled**: this workflow run was cancelled before it sent the prompt, so nothing was started'
+    )
+  })
+
+  it('a cancel while a start waits out a rate limit says in the comment that nothing was started', async () => {
+    const server = await servers.serve((req, res) =>
+      req.method === 'POST' ? sendJson(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': '30' }) : res.end()
+    )
+    const github = await servers.github()
+    const result = await run(
+      server,
+      { prompt: 'Document /users', comment: 'true' },
+      {
+        github,
+        onSpawn: (child) =>
+          once(
+            () => server.requests.length > 0,
+            () => child.kill('SIGINT')
+          )
+      }
+    )
+    expect(result.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': '' })
+    const body = github.comments[0]?.body ?? ''
+    expect(body).toContain('this workflow run was cancelled before it sent the prompt, so nothing was started')
+    expect(body).not.toContain('may still be running')
+  })
 })

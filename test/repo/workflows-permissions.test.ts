@@ -1,8 +1,9 @@
 // Least privilege: a workflow grants nothing (or only `contents: read`) at its top, and each job says what its own
-// token may do. Only the jobs below may write, and only what they name.
+// token may do. Only the jobs below may write, and only what they name. The workflows the README and docs/ show grant
+// no write at their top either: a write sits on the job that needs it, as users should copy it.
 import { parse } from 'yaml'
 import { expect, it } from 'vitest'
-import { workflowFiles } from './workflow-files.ts'
+import { documentedYaml, workflowFiles } from './workflow-files.ts'
 
 /** The writes each job needs: workflow file, then job id, then the scopes it may write. */
 const WRITES: Record<string, Record<string, string[]>> = {
@@ -55,6 +56,51 @@ it('grants each job only the permissions it needs, in its own permissions:', asy
     permissionProblems(path.replace('.github/workflows/', ''), parse(text) as Workflow)
   )
   expect(problems).toEqual([])
+})
+
+/** What is wrong with a documented workflow's permissions: a write (or none declared) at its top. */
+function documentedPermissionProblems(name: string, workflow: Workflow): string[] {
+  const top = workflow.permissions
+  if (!isMap(top)) return [`${name}: the top-level permissions must be a map with no write, not ${JSON.stringify(top)}`]
+  const writes = Object.entries(top).filter(([, level]) => level !== 'read' && level !== 'none')
+  const atTop = writes.map(
+    ([scope, level]) => `${name}: grants ${scope}: ${String(level)} to every job; put it on the job that needs it`
+  )
+  const inJobs = Object.entries(workflow.jobs ?? {}).flatMap(([id, job]) =>
+    job.permissions === undefined || isMap(job.permissions)
+      ? []
+      : [`${name}: job "${id}" grants ${JSON.stringify(job.permissions)}`]
+  )
+  return [...atTop, ...inJobs]
+}
+
+it('puts every write of the workflows the README and docs/ show on the job that needs it', async () => {
+  const workflows = (await documentedYaml()).filter(({ workflow }) => workflow)
+  expect(workflows.length).toBeGreaterThanOrEqual(6)
+  const problems = workflows.flatMap(({ path, text }) => documentedPermissionProblems(path, parse(text) as Workflow))
+  expect(problems).toEqual([])
+})
+
+it.each([
+  [
+    'a write at the top',
+    { permissions: { 'pull-requests': 'write' }, jobs: {} },
+    'grants pull-requests: write to every job'
+  ],
+  ['write-all at the top', { permissions: 'write-all', jobs: {} }, 'must be a map with no write'],
+  ['no permissions at all', { jobs: {} }, 'must be a map with no write'],
+  [
+    'read-all on a job',
+    { permissions: {}, jobs: { docs: { permissions: 'read-all' } } },
+    'job "docs" grants "read-all"'
+  ]
+])('refuses a documented workflow with %s', (_, workflow, message) => {
+  expect(documentedPermissionProblems('README.md #2', workflow).join('\n')).toContain(message)
+})
+
+it('accepts a documented workflow whose job holds its write', () => {
+  const workflow = { permissions: {}, jobs: { docs: { permissions: { issues: 'write' } }, wait: {} } }
+  expect(documentedPermissionProblems('README.md #2', workflow)).toEqual([])
 })
 
 it('grants every write it allows somewhere, so the list above stays true', async () => {

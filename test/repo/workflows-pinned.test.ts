@@ -1,8 +1,9 @@
 // Every action a workflow uses names a full commit SHA, with its version in a comment (`# v4.2.2`) for readers and
-// for Dependabot, which moves both. A tag or a branch can be moved to other code; a commit cannot.
+// for Dependabot, which moves both. A tag or a branch can be moved to other code; a commit cannot. The workflows and
+// steps the README and docs/ show (this action's own `uses:` included) follow the same rule: users copy them.
 import { isScalar, parseDocument, visit, type Document } from 'yaml'
 import { expect, it } from 'vitest'
-import { workflowFiles } from './workflow-files.ts'
+import { documentedYaml, workflowFiles } from './workflow-files.ts'
 
 interface Use {
   /** Where it is, for the message: `.github/workflows/ci.yml:15`. */
@@ -44,6 +45,17 @@ it('pins every action in every workflow to a full commit SHA, its version in a c
   expect(files.length).toBeGreaterThanOrEqual(3)
   const uses = files.flatMap(({ path, text, document }) => usesOf(path, text, document))
   expect(uses.filter(({ ref }) => !ref.startsWith('./')).length).toBeGreaterThan(0)
+  const problems = uses.flatMap((use) => {
+    const problem = pinProblem(use)
+    return problem === undefined ? [] : [`${use.where}: ${problem}`]
+  })
+  expect(problems).toEqual([])
+})
+
+it('pins every action the README and docs/ show, this one included, as the README recommends', async () => {
+  const blocks = await documentedYaml()
+  const uses = blocks.flatMap(({ path, text, document }) => usesOf(path, text, document))
+  expect(uses.filter(({ ref }) => ref.startsWith('your-org/mintlify-agent-action@')).length).toBeGreaterThanOrEqual(10)
   const problems = uses.flatMap((use) => {
     const problem = pinProblem(use)
     return problem === undefined ? [] : [`${use.where}: ${problem}`]

@@ -119,7 +119,14 @@ describe('a pull request link', () => {
   })
 
   it.each(['javascript:alert(1)', 'file:///etc/passwd', 'not a url'])('drops %s', (link) => {
-    expect(pr(link)).toEqual({ kind: 'dropped', text: link })
+    expect(pr(link)).toEqual({ kind: 'dropped', text: link, why: { kind: 'dropped', why: 'not an http(s) URL' } })
+  })
+
+  it.each([
+    [`https://github.com/acme/docs/pull/1?${'x'.repeat(600)}`, 'too long'],
+    ['https://docs.example@evil.example/acme/docs/pull/1', 'with a user name or password']
+  ])('drops %s, saying why', (link, why) => {
+    expect(pr(link)).toMatchObject({ kind: 'dropped', why: { why } })
   })
 })
 

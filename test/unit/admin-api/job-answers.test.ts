@@ -52,7 +52,7 @@ describe('classifyPoll', () => {
   it.each([
     [
       answer(401, { error: 'Invalid API key' }),
-      'The API refused the key (HTTP 401: Invalid API key). Check that the api-key secret holds a Mintlify admin API key'
+      'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired'
     ],
     [
       answer(307, '', { location: 'https://x.test/?key=mint_secret' }),
@@ -61,11 +61,82 @@ describe('classifyPoll', () => {
     [answer(422, { error: 'nope' }), 'The API rejected the request (HTTP 422: nope); retrying cannot help.'],
     [
       tunnelRefused(407),
-      'Could not read the job: the proxy refused to open a tunnel to the API (HTTP 407: proxy authentication required).'
+      'Could not read the job: the proxy at http://proxy.test:3128 refused to open a tunnel to the API (HTTP 407: proxy authentication required).'
+    ],
+    [
+      answer(403, { error: 'Request from IP 20.1.2.3 is not in the allowlist' }),
+      "the key's IP allowlist does not include this runner's address, and a GitHub-hosted runner's address changes from run to run: run this step on a self-hosted runner"
+    ],
+    [
+      answer(403, { error: 'Your plan does not include API access' }),
+      'your Mintlify plan does not include API access. The admin API and the agent need a Pro or Enterprise plan.'
+    ],
+    [answer(403, { error: 'Forbidden' }), "the key is not allowed to read this project's jobs"],
+    [
+      answer(405, '<html>Method Not Allowed</html>', { 'content-type': 'text/html' }),
+      'base-url (https://api.mintlify.com/) does not look like the Mintlify admin API: GET https://api.mintlify.com/v2/agent/docs/job/job-1 answered HTTP 405 (method not allowed)'
+    ],
+    [
+      network('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'),
+      'Could not read the job: the TLS handshake with api.mintlify.com failed: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT). The handshake failed before any byte of the request was sent, and trying again cannot change it'
     ]
   ])('says what to change when trying again cannot help (%#)', (exchanged, reason) => {
     const classified = classifyPoll(exchanged, 30_000, CONTEXT)
     expect(classified.kind === 'permanent' && classified.reason).toContain(reason)
+  })
+
+  it('says a key that stopped working mid-run apart from one refused from the start', () => {
+    const classified = classifyPoll(answer(401, { error: 'API key expired' }), 30_000, CONTEXT)
+    expect(classified).toMatchObject({ kind: 'permanent', reason: expect.stringContaining('it has expired') as string })
+    expect(classified.kind === 'permanent' && classified.midRun).toContain(
+      'The API stopped accepting the key during this step (HTTP 401: API key expired), after it had answered earlier polls'
+    )
+  })
+
+  it.each([
+    ['an HTML page', answer(200, '<!doctype html><title>Docs</title>', { 'content-type': 'text/html' })],
+    ['an HTML 404', answer(404, '<html>Not found</html>')]
+  ])('takes %s for base-url not being the API, until the API has answered once', (_, page) => {
+    expect(classifyPoll(page, 30_000, { ...CONTEXT, neverAnswered: true })).toMatchObject({
+      kind: 'permanent',
+      reason: expect.stringContaining(
+        'base-url (https://api.mintlify.com/) does not look like the Mintlify admin API'
+      ) as string
+    })
+    expect(classifyPoll(page, 30_000, CONTEXT).kind).not.toBe('permanent')
+    // An outage's error page is the API's own.
+    expect(
+      classifyPoll(answer(502, '<html>Bad gateway</html>'), 30_000, { ...CONTEXT, neverAnswered: true }).kind
+    ).toBe('transient')
+  })
+
+  it('marks a refused connection as base-url unreached only until the API has answered once', () => {
+    expect(classifyPoll(network('ECONNREFUSED'), 30_000, { ...CONTEXT, neverAnswered: true })).toMatchObject({
+      kind: 'transient',
+      unreached: 'connection refused (ECONNREFUSED)'
+    })
+    expect(classifyPoll(network('ECONNREFUSED'), 30_000, CONTEXT)).not.toHaveProperty('unreached')
+  })
+
+  it('names the proxy that closed the connection, as a fault worth trying again', () => {
+    expect(
+      classifyPoll(network('UND_ERR_PRX_CONN', 'Proxy Connection failed', 'http://proxy.test:3128'), 1000, CONTEXT)
+    ).toEqual({
+      kind: 'transient',
+      reason:
+        'the proxy at http://proxy.test:3128 closed the connection before opening a tunnel to the API (UND_ERR_PRX_CONN)',
+      fault: 'network'
+    })
+  })
+
+  it("reads a Retry-After date against the answer's own Date, not the runner's clock", () => {
+    const serverNow = Date.now() - 3_600_000
+    const headers = {
+      date: new Date(serverNow).toUTCString(),
+      'retry-after': new Date(serverNow + 5000).toUTCString()
+    }
+    const classified = classifyPoll(answer(429, {}, headers), 30_000, CONTEXT)
+    expect(classified).toMatchObject({ kind: 'transient', retryAfterMs: 5000 })
   })
 
   it('reads a 404 two ways: for a job named by job-id, and for one the API has just accepted', () => {
@@ -147,7 +218,16 @@ describe('classifySubmit', () => {
     ['a connect timeout', network('UND_ERR_CONNECT_TIMEOUT'), 'not sent'],
     ['a proxy that will not tunnel', tunnelRefused(503), 'not sent'],
     ['a proxy that wants credentials', tunnelRefused(407), 'refused'],
+    [
+      'a proxy that closes the connection',
+      network('UND_ERR_PRX_CONN', 'Proxy Connection failed', 'http://p.test:8080'),
+      'not sent'
+    ],
+    ['a certificate not trusted', network('UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify'), 'refused'],
     ['a host that does not resolve', network('ENOTFOUND'), 'refused'],
+    ['a web page', answer(200, '<html><body>Welcome</body></html>', { 'content-type': 'text/html' }), 'unsure'],
+    ['405', answer(405, 'Method Not Allowed'), 'refused'],
+    ['403', answer(403, { error: 'Forbidden' }), 'refused'],
     ['400', answer(400, { error: 'prompt must be a string of at least 1 character' }), 'refused'],
     ['401', answer(401), 'refused'],
     ['404', answer(404, { error: 'Project not found' }), 'refused'],
@@ -204,6 +284,38 @@ describe('classifySubmit', () => {
     expect(classifySubmit(answer(404, { error: 'Project not found' }), 30_000, context)).toEqual({
       kind: 'refused',
       reason
+    })
+  })
+
+  it('says what the answer was when base-url does not look like the API, yet never sends a success again', () => {
+    expect(classifySubmit(answer(200, '<!doctype html>', { 'content-type': 'text/html' }), 30_000, START)).toEqual({
+      kind: 'unsure',
+      notTheApi: true,
+      reason:
+        "base-url (https://api.mintlify.com/) does not look like the Mintlify admin API: POST https://api.mintlify.com/v2/agent/docs/job answered HTTP 200 with an HTML page, where the API answers JSON. Set base-url to the admin API's root (https://api.mintlify.com, the default)."
+    })
+  })
+
+  it.each([
+    [
+      { error: 'This key has read access only' },
+      'the key is not allowed to. A key limited to read can follow a job but not start one'
+    ],
+    [{ error: 'IP address not allowed' }, "the key's IP allowlist does not include this runner's address"],
+    [{ error: 'Your current plan does not include API access' }, 'need a Pro or Enterprise plan']
+  ])("reads a 403 to a start by the API's own words: %j", (body, reason) => {
+    const classified = classifySubmit(answer(403, body), 30_000, START)
+    expect(classified.kind === 'refused' && classified.reason).toContain(
+      `The API refused to start the agent job (HTTP 403: ${body.error})`
+    )
+    expect(classified.kind === 'refused' && classified.reason).toContain(reason)
+  })
+
+  it('marks a refused connection as base-url unreached until the API has answered once', () => {
+    expect(classifySubmit(network('ECONNREFUSED'), 30_000, { ...START, neverAnswered: true })).toEqual({
+      kind: 'not sent',
+      reason: 'connection refused (ECONNREFUSED)',
+      unreached: 'connection refused (ECONNREFUSED)'
     })
   })
 

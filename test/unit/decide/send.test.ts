@@ -51,6 +51,21 @@ describe('sendRequest', () => {
     )
   })
 
+  it('tries a base-url that has never answered for a minute, not to the deadline, then names it', async () => {
+    const unreached: SubmitResult = {
+      kind: 'not sent',
+      reason: 'connection refused (ECONNREFUSED)',
+      unreached: 'connection refused (ECONNREFUSED)'
+    }
+    const { sent, attempts } = await send([unreached], 30 * 60_000)
+    expect(sent.kind).toBe('error')
+    expect(sent.kind === 'error' && sent.reason).toMatch(
+      /^Could not start the agent job: base-url \(https:\/\/api\.mintlify\.com\/\) could not be reached for 1m( \d+s)?, and has not answered once: connection refused \(ECONNREFUSED\)\. .* Nothing was started\.$/
+    )
+    expect(attempts.at(-1)).toBeGreaterThanOrEqual(60_000)
+    expect(attempts.at(-1)).toBeLessThan(120_000)
+  })
+
   it('never sooner than Retry-After, and names the rate limit', async () => {
     const { attempts, log } = await send([{ ...RATE_LIMITED, retryAfterMs: 20_000 }, ACCEPTED])
     expect(attempts).toEqual([0, 20_000])

@@ -19,6 +19,7 @@ function client(answers: { pullFiles?: unknown; compare?: unknown }): GitHubClie
     signal: new AbortController().signal,
     rateLimitHit: () => undefined,
     requestCount: () => 0,
+    noAnswer: () => undefined,
     bounded: (work) => work
   }
 }

@@ -52,7 +52,8 @@ describe('openGitHub', () => {
       render: () => 'Running',
       find: true,
       at: 0,
-      cancelled: false
+      cancelled: false,
+      mine: []
     } as const
     const written = await side.write(write, 300)
     expect(written).toEqual({
@@ -86,6 +87,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
     signal: controller.signal,
     rateLimitHit: () => options.rateLimit,
     requestCount: () => 0,
+    noAnswer: () => undefined,
     bounded: (work) => work
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   markerOf,
   MAX_TRACKED_REQUESTS,
+  mergeRecords,
   promptHash,
   readMarker,
   type TrackingState,
@@ -38,6 +39,45 @@ describe('withRequests', () => {
     expect(state.requests[0]?.run).toBe('0')
     expect(state.requests[1]?.run).toBe('4')
     expect(state.omitted).toBe(3)
+  })
+})
+
+describe('mergeRecords', () => {
+  const request = (run: string, kind: 'start' | 'follow-up' = 'follow-up', unsure = false) => ({
+    kind,
+    run,
+    attempt: 1,
+    prompt: promptHash(run),
+    line: run,
+    ...(unsure ? { unsure } : {})
+  })
+  const start = request('1', 'start')
+
+  it("keeps a follow-up another run recorded since this one read the comment, and this run's own news", () => {
+    const stored = { job: 'job-1', requests: [start, request('2', 'follow-up', true)] }
+    const ours = { job: 'job-1', requests: [start] }
+    expect(mergeRecords(stored, ours, [start]).requests).toEqual([start, request('2', 'follow-up', true)])
+  })
+
+  it("takes this run's requests as it holds them now: confirmed, or withdrawn", () => {
+    const mine = request('3', 'follow-up', true)
+    const stored = { job: 'job-1', requests: [start, mine, request('4')] }
+    const confirmed = { job: 'job-1', requests: [start, request('3')] }
+    expect(mergeRecords(stored, confirmed, [mine]).requests).toEqual([start, request('3'), request('4')])
+    const withdrawn = { job: 'job-1', requests: [start] }
+    expect(mergeRecords(stored, withdrawn, [mine]).requests).toEqual([start, request('4')])
+  })
+
+  it('brings back no request another run has withdrawn since', () => {
+    const stored = { job: 'job-1', requests: [start] }
+    const ours = { job: 'job-1', requests: [start, request('5', 'follow-up', true)] }
+    expect(mergeRecords(stored, ours, []).requests).toEqual([start])
+  })
+
+  it("adds this run's new request last", () => {
+    const stored = { job: 'job-1', requests: [start, request('2')] }
+    const ours = { job: 'job-1', requests: [start, request('6', 'follow-up', true)] }
+    expect(mergeRecords(stored, ours, [request('6')]).requests.map((item) => item.run)).toEqual(['1', '2', '6'])
   })
 })
 

@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { describe, expect, it } from 'vitest'
 import { readActionMetadata } from '../../../sim/run-action.ts'
+import { INPUT_DEFAULTS } from '../../../src/inputs/input-reader.ts'
 import { InputError, readSettings, type Settings } from '../../../src/inputs/settings.ts'
 
 const metadata = await readActionMetadata()
@@ -69,6 +70,40 @@ describe('readSettings', () => {
     expect(settings).toMatchObject({ context: 'none', contextLimit: 20_000 })
   })
 
+  it('reads an input given empty as its default, as the toolkit does, but for fail-on, where empty means none', () => {
+    const empty = Object.fromEntries(Object.keys(INPUT_DEFAULTS).map((name) => [name, '']))
+    const { settings, error } = read({ ...empty, 'fail-on': '' })
+    expect(error).toBeUndefined()
+    expect(settings).toEqual({ ...read({}).settings, failOn: new Set() })
+  })
+
+  it("holds the reader's defaults to action.yml's, for every input with a literal default but the lists", () => {
+    // fail-on, skip-labels and skip-authors given empty are empty lists: no outcome fails, no label or author skips.
+    const lists = ['fail-on', 'skip-labels', 'skip-authors']
+    const literal = Object.entries(metadata.inputs).filter(
+      ([name, input]) => input.default !== undefined && !input.default.includes('${{') && !lists.includes(name)
+    )
+    expect(INPUT_DEFAULTS).toEqual(Object.fromEntries(literal.map(([name, input]) => [name, input.default])))
+  })
+
+  it('says that job-id wins over follow-up: true', () => {
+    const { settings, notices } = read({ 'follow-up': 'true', prompt: 'More' })
+    expect(settings).toMatchObject({ jobId: 'job-1', followUp: true })
+    expect(notices).toContain('Input "follow-up" is true, and "job-id" names the job: the prompt goes to that job.')
+  })
+
+  it('hints that an empty project-id comes from a variable not set here', () => {
+    expect(read({ 'project-id': '' }).error).toContain(
+      'Empty means the variable it comes from (such as vars.MINTLIFY_PROJECT_ID) is not set for this repository or environment'
+    )
+  })
+
+  it('suggests no duration under the 1s that most of them need', () => {
+    expect(read({ 'poll-interval': 'often' }).error).toBe(
+      'Input "poll-interval" must be a positive duration such as 10s, 5m, 1h, 1m 30s or a number of seconds; got "often".'
+    )
+  })
+
   it('masks the key the moment it is read, and the GitHub token too', () => {
     expect(read({}).secrets).toEqual(['mint_abc', 'ghs_token'])
   })
@@ -120,7 +155,7 @@ describe('readSettings', () => {
   it.each([
     ['timeout', '10 minutes', 'Input "timeout" must be a positive duration'],
     ['poll-interval', '0s', 'Input "poll-interval" must be a positive duration'],
-    ['request-timeout', '', 'Input "request-timeout" must be a positive duration'],
+    ['request-timeout', 'soon', 'Input "request-timeout" must be a positive duration'],
     ['max-poll-interval', '-1', 'Input "max-poll-interval" must be a positive duration'],
     ['fail-on', 'failed,crashed', 'Input "fail-on" accepts completed, archived, failed, timeout'],
     ['comment', 'yes', 'Input "comment" must be true or false'],

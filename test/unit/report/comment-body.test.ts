@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseJob } from '../../../src/admin-api/agent-job.ts'
-import { fitComment } from '../../../src/github/tracking-comments.ts'
+import { fitComment } from '../../../src/github/tracking-record.ts'
 import {
   markerOf,
   MAX_TRACKED_REQUESTS,

@@ -32,10 +32,13 @@ function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<An
   const warnings: string[] = []
   const infos: string[] = []
   const writes: { write: CommentWrite; deadlineMs: number }[] = []
+  /** Time GitHub is taken to have spent, on the comment's clock, beyond the real time passed. */
+  let spent = 0
   const runner = {
     outputs: outputWriter((name, value) => (outputs[name] = value)),
     log: { info: (message: string) => infos.push(message), warning: (message: string) => warnings.push(message) },
     date: () => 1000,
+    now: () => performance.now() + spent,
     cancelled: () => cancelled,
     whenCancelled
   }
@@ -52,7 +55,10 @@ function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<An
     { state: { job: UNKNOWN_JOB, requests: [] }, find: false },
     BUDGETS
   )
-  return { comment, outputs, warnings, infos, writes, cancel }
+  const advance = (ms: number): void => {
+    spent += ms
+  }
+  return { comment, outputs, warnings, infos, writes, cancel, advance }
 }
 
 const ended = (kind: 'completed' | 'cancelled') =>
@@ -103,6 +109,27 @@ describe('TrackingComment', () => {
     await comment.end(ended('completed'))
     expect(writes[1]?.write.state.requests).toEqual([])
     expect(comment.protectsReruns()).toBe(true)
+  })
+
+  it('withdraws the record of a request never sent with whatever time is left, under the minimum too', async () => {
+    let release: () => void = () => undefined
+    const slow = new Promise<void>((resolve) => (release = resolve))
+    const { comment, writes, warnings, cancel, advance } = harness(async (write) => {
+      if (stageOf(write) === 'sending') await slow
+      return written(write)
+    }, true)
+    const recorded = comment.recordBeforeSending(REQUEST)
+    cancel()
+    await recorded
+    comment.withdraw(REQUEST)
+    const ending = comment.end(ended('cancelled'))
+    // The record lands with less than the minimum of the budget left.
+    advance(BUDGETS.cancelledDeadlineMs - 20)
+    release()
+    await ending
+    expect(writes.map(({ write }) => stageOf(write))).toEqual(['sending', 'cancelled'])
+    expect(writes[1]?.write.state.requests).toEqual([])
+    expect(warnings).toEqual([])
   })
 
   it('says re-runs are unprotected when the record of a sent request never landed, and says why once', async () => {

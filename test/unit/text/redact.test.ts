@@ -26,6 +26,13 @@ describe('redactor', () => {
     expect(redact('nothing secret here')).toBe('nothing secret here')
   })
 
+  it('replaces a secret holding a quote or a backslash as a JSON string writes it, too', () => {
+    const secret = 'mint_q"uo\\te_0123'
+    const redact = redactor([secret])
+    expect(redact(JSON.stringify({ key: secret }))).toBe('{"key":"***"}')
+    expect(redact(`raw ${secret}`)).toBe('raw ***')
+  })
+
   it('does nothing without secrets', () => {
     expect(redactor(['', ''])('mint_x')).toBe('mint_x')
   })

@@ -205,6 +205,63 @@ describe('waitForJob', () => {
     })
   })
 
+  describe('a base-url that has never answered', () => {
+    const refused: PollResult = {
+      kind: 'transient',
+      reason: 'connection refused (ECONNREFUSED)',
+      fault: 'network',
+      unreached: 'connection refused (ECONNREFUSED)'
+    }
+
+    it('is tried for a minute, not for the whole timeout, then named', async () => {
+      const clock = simulatedClock(() => 0)
+      const { polls, fetchJob } = scripted(clock, () => refused)
+      const result = await waitForJob({ fetchJob, clock })
+      expect(result).toMatchObject({
+        kind: 'error',
+        reason: expect.stringMatching(
+          /^base-url \(http:\/\/127\.0\.0\.1\/\) could not be reached for 1m( \d+s)?, and has not answered once: connection refused \(ECONNREFUSED\)\./
+        ) as string
+      })
+      expect(clock.now()).toBeGreaterThanOrEqual(60_000)
+      expect(clock.now()).toBeLessThan(120_000)
+      expect(polls.length).toBeGreaterThan(2)
+    })
+
+    it('is named at the timeout when that comes first', async () => {
+      const clock = simulatedClock(() => 0)
+      const { fetchJob } = scripted(clock, () => refused)
+      const result = await waitForJob({ fetchJob, clock, timeoutMs: 20_000 })
+      expect(result).toMatchObject({
+        kind: 'error',
+        reason: expect.stringContaining('base-url (http://127.0.0.1/) could not be reached for 20s') as string
+      })
+    })
+
+    it('is waited out to the timeout once the API has answered', async () => {
+      const clock = simulatedClock(() => 0)
+      const { reason, fault } = refused
+      const { fetchJob } = scripted(clock, (_, i) => (i === 0 ? active : { kind: 'transient', reason, fault }))
+      expect(await waitForJob({ fetchJob, clock })).toMatchObject({ kind: 'timeout', lastFault: reason })
+      expect(clock.now()).toBeGreaterThanOrEqual(30 * 60_000)
+    })
+  })
+
+  it('says a key refused after the job was read stopped working mid-run', async () => {
+    const refused: PollResult = { kind: 'permanent', reason: 'refused from the start', midRun: 'stopped mid-run' }
+    const first = simulatedClock(() => 0)
+    expect(await waitForJob({ fetchJob: scripted(first, () => refused).fetchJob, clock: first })).toMatchObject({
+      kind: 'error',
+      reason: 'refused from the start'
+    })
+    const second = simulatedClock(() => 0)
+    const later = scripted(second, (_, i) => (i === 0 ? active : refused))
+    expect(await waitForJob({ fetchJob: later.fetchJob, clock: second })).toMatchObject({
+      kind: 'error',
+      reason: 'stopped mid-run'
+    })
+  })
+
   it('stops when cancelled, counting only the polls that were answered', async () => {
     const clock = simulatedClock()
     const { fetchJob } = scripted(clock, (_, i) => (i < 3 ? active : { kind: 'cancelled' }))

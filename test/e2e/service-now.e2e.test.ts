@@ -1,0 +1,256 @@
+// The service as it is now, and the mistakes a new user makes with it, each said in the user's terms: keys that expire,
+// keys that are not allowed a request (an IP allowlist, read-only, a plan without API access), keys that are not admin
+// keys; a base-url that never answers, or answers with a web page; a certificate the runner does not trust; a GitHub
+// whose name the runner cannot resolve. The bundle run as the runner runs it, against loopback servers.
+import type { ChildProcess } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import type { ServerResponse } from 'node:http'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { jobBody, type Respond, sendJson, startServer } from '../../sim/admin-api.ts'
+import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
+import { loopback } from './support/loopback.ts'
+import { bundleRunner } from './support/run-bundle.ts'
+
+const KEY = 'mint_service_now_secret_key'
+const STORY = { projectId: 'proj', jobId: 'job-3', apiKey: KEY, final: { status: 'completed' } }
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
+const PROMPT = { 'job-id': '', prompt: 'Document the new endpoint' }
+
+const servers = loopback()
+const run = bundleRunner({
+  inputs: { 'project-id': 'proj', 'job-id': 'job-3', 'api-key': KEY, 'poll-interval': '100ms' }
+})
+
+const active = (res: ServerResponse): void => {
+  sendJson(res, 200, jobBody(STORY, 'active', null))
+}
+
+/** Request i gets responders[i]; requests past the end get the last one. */
+function inTurn(...responders: Respond[]): Respond {
+  return (req, res, index) => responders[Math.min(index, responders.length - 1)]?.(req, res, index)
+}
+
+/** A run that a bundle without the fix would keep going for many minutes: it is killed, so the test fails instead. */
+function killedAfter(ms: number) {
+  return (child: ChildProcess): void => {
+    setTimeout(() => child.kill('SIGKILL'), ms).unref()
+  }
+}
+
+describe('keys as they are now', () => {
+  it('a 401 says the key may have expired, and where a new one is made', async () => {
+    const server = await servers.serve((_req, res) => sendJson(res, 401, { error: 'API key expired' }))
+    const result = await run(server)
+    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
+    const [error] = errorAnnotations(result)
+    expect(error).toContain('The API refused the key (HTTP 401: API key expired)')
+    expect(error).toContain('or it has expired (a key expires after the lifetime chosen when it was made')
+    expect(error).toContain("Admin API keys are made on the dashboard's API keys page, under organization settings")
+    expect(server.requests).toHaveLength(1)
+    expectKeyNeverShown(result, KEY)
+  })
+
+  it('a 401 after earlier polls says the key stopped working mid-run, and that the job goes on', async () => {
+    const server = await servers.serve(
+      inTurn(
+        (_req, res) => active(res),
+        (_req, res) => active(res),
+        (_req, res) => sendJson(res, 401, { error: 'API key expired' })
+      )
+    )
+    const result = await run(server)
+    expect(result.outputs).toMatchObject({ outcome: 'error', status: 'active' })
+    const [error] = errorAnnotations(result)
+    expect(error).toContain(
+      'The API stopped accepting the key during this step (HTTP 401: API key expired), after it had answered earlier polls: the key expired or was revoked while the job ran. The job itself goes on.'
+    )
+  })
+
+  it("a 403 naming an IP allowlist says so, and that GitHub-hosted runners' addresses change", async () => {
+    const server = await servers.serve((_req, res) =>
+      sendJson(res, 403, { error: 'Request from IP 20.42.0.7 is not in the allowlist for this key' })
+    )
+    const [error] = errorAnnotations(await run(server))
+    expect(error).toContain(
+      "The API refused this request (HTTP 403: Request from IP 20.42.0.7 is not in the allowlist for this key): the key's IP allowlist does not include this runner's address"
+    )
+    expect(error).toContain(
+      "a GitHub-hosted runner's address changes from run to run: run this step on a self-hosted runner"
+    )
+    expect(error).not.toContain('refused the key')
+  })
+
+  it('a start refused with 403 says a read-only key can follow jobs but not start them', async () => {
+    const server = await servers.serve((req, res) =>
+      req.method === 'POST' ? sendJson(res, 403, { error: 'Insufficient scope' }) : active(res)
+    )
+    const result = await run(server, PROMPT)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    const [error] = errorAnnotations(result)
+    expect(error).toContain(
+      'The API refused to start the agent job (HTTP 403: Insufficient scope): the key is not allowed to. A key limited to read can follow a job but not start one, send a follow-up or build a preview: starting jobs needs a key with write access'
+    )
+    expect(error).toContain('Nothing was started.')
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('a 403 for a plan without API access says which plans have it', async () => {
+    const server = await servers.serve((_req, res) =>
+      sendJson(res, 403, { error: 'Your current plan does not include API access' })
+    )
+    const result = await run(server, PROMPT)
+    const [error] = errorAnnotations(result)
+    expect(error).toContain(
+      'your Mintlify plan does not include API access. The admin API and the agent need a Pro or Enterprise plan.'
+    )
+    expect(error?.match(/Pro or Enterprise/g)).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it.each([
+    ['mint_dsc_0123456789abcdef', 'an assistant API key (it starts with "mint_dsc_")'],
+    ['mint_us_0123456789abcdef', 'an Index API key (it starts with "mint_us_")']
+  ])('%s is refused before any request, naming the kind of key', async (key, kind) => {
+    const server = await servers.serve((_req, res) => active(res))
+    const result = await run(server, { 'api-key': key, timeout: '3s' })
+    expect(server.requests).toHaveLength(0)
+    expect(result.outputs).toMatchObject({ outcome: 'error' })
+    expect(errorAnnotations(result)[0]).toContain(
+      `Input "api-key" holds ${kind}, not an admin API key, so nothing is sent: the admin API refuses it. Make an admin API key on the dashboard's API keys page, under organization settings`
+    )
+    expectKeyNeverShown(result, key)
+  })
+})
+
+describe('base-url mistakes said as such', () => {
+  /** An address on this machine where nothing listens. */
+  async function nothingListening(): Promise<{ url: string }> {
+    const server = await startServer(() => undefined)
+    await server.close()
+    return { url: server.url }
+  }
+
+  it('a base-url that never answers is tried for a minute, not for the whole timeout, then named', async () => {
+    const closed = await nothingListening()
+    const result = await run(
+      closed,
+      // The default intervals: a few connections in the minute, not hundreds in a real second.
+      { 'poll-interval': '5s', 'max-poll-interval': '30s' },
+      {
+        // The step's clock and its waits run 60 times faster: its minute passes in a second.
+        nodeArgs: ['--import', join(FIXTURES, 'fast-clock.mjs')],
+        env: { FAST_CLOCK: '60' },
+        onSpawn: killedAfter(20_000)
+      }
+    )
+    expect(result.signal).toBeNull()
+    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
+    expect(errorAnnotations(result)[0]).toMatch(
+      new RegExp(
+        `^base-url \\(${closed.url}/\\) could not be reached for 1m( \\d+s)?, and has not answered once: connection refused \\(ECONNREFUSED\\)\\. Check base-url`
+      )
+    )
+  })
+
+  it('a start to a base-url that never answers names base-url and the address tried, within a shorter timeout', async () => {
+    const closed = await nothingListening()
+    const result = await run(closed, { ...PROMPT, timeout: '3s' })
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(errorAnnotations(result)[0]).toMatch(
+      new RegExp(
+        `^Could not start the agent job: base-url \\(${closed.url}/\\) could not be reached for \\d+s, and has not answered once: connection refused \\(ECONNREFUSED\\)\\. .* Nothing was started\\.`
+      )
+    )
+  })
+
+  const page = (status: number) => (_req: unknown, res: ServerResponse) =>
+    res.writeHead(status, { 'content-type': 'text/html' }).end('<!doctype html><title>Acme Docs</title><h1>Docs</h1>')
+
+  it('a base-url that answers a poll with a web page is named at once', async () => {
+    const server = await servers.serve(page(200))
+    const result = await run(server, { timeout: '3s' })
+    expect(result.outputs).toMatchObject({ outcome: 'error' })
+    expect(errorAnnotations(result)[0]).toBe(
+      `base-url (${server.url}/) does not look like the Mintlify admin API: GET ${server.url}/v2/agent/proj/job/job-3 answered HTTP 200 with an HTML page, where the API answers JSON. Set base-url to the admin API's root (https://api.mintlify.com, the default).`
+    )
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('a start answered with a web page names base-url, and is still never sent twice', async () => {
+    const server = await servers.serve(page(200))
+    const result = await run(server, PROMPT)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    const [error] = errorAnnotations(result)
+    expect(error).toMatch(
+      /^base-url \(.*\) does not look like the Mintlify admin API: POST .* answered HTTP 200 with an HTML page/
+    )
+    expect(error).toContain('It is not sent again, so that nothing runs twice')
+    expect(error).not.toContain('may or may not have worked')
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('a 405 names base-url rather than saying the API refused', async () => {
+    const server = await servers.serve(page(405))
+    const result = await run(server, PROMPT)
+    const [error] = errorAnnotations(result)
+    expect(error).toMatch(
+      /^base-url \(.*\) does not look like the Mintlify admin API: POST .* answered HTTP 405 \(method not allowed\)/
+    )
+    expect(error).not.toContain('The API refused')
+  })
+})
+
+describe('network faults said as such', () => {
+  async function untrustedApi(respond: Respond) {
+    const [key, cert] = await Promise.all(
+      ['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8'))
+    )
+    const server = await startServer(respond, { tls: { key: key ?? '', cert: cert ?? '' } })
+    servers.track(server)
+    return server
+  }
+
+  it('a start whose TLS handshake fails was not sent, and is not tried again', async () => {
+    const server = await untrustedApi((_req, res) => sendJson(res, 201, jobBody(STORY, 'active', null)))
+    const result = await run(server, PROMPT)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    const [error] = errorAnnotations(result)
+    expect(error).toMatch(
+      /^Could not start the agent job: the TLS handshake with 127\.0\.0\.1:\d+ failed: .*\(\w+\)\. The handshake failed before any byte of the request was sent/
+    )
+    expect(error).toContain('Nothing was started.')
+    expect(error).not.toContain('may or may not')
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('a poll whose certificate is not trusted stops at once, since trying again cannot help', async () => {
+    const server = await untrustedApi((_req, res) => active(res))
+    const result = await run(server, { timeout: '5s' })
+    expect(result.outputs).toMatchObject({ outcome: 'error' })
+    expect(errorAnnotations(result)[0]).toMatch(
+      /^Could not read the job: the TLS handshake with 127\.0\.0\.1:\d+ failed: .* trying again cannot change it/
+    )
+    expect(result.stdout).not.toContain('Poll failed')
+  })
+
+  it("a DNS failure on GitHub is the runner's network fault, not an HTTP 500", async () => {
+    const api = await servers.serve((_req, res) => sendJson(res, 200, jobBody(STORY, 'completed', null)))
+    const result = await run(
+      api,
+      { comment: 'true' },
+      {
+        eventName: 'issues',
+        event: { action: 'opened', issue: { number: 12 } },
+        env: { GITHUB_API_URL: 'https://api.github.com', UNRESOLVABLE_HOSTS: 'api.github.com' },
+        nodeArgs: ['--import', join(FIXTURES, 'unresolvable-api-host.mjs')]
+      }
+    )
+    expect(result.exitCode).toBe(0)
+    const [warning] = warningAnnotations(result)
+    expect(warning).toContain(
+      "Could not comment on issue #12 in acme/docs: the runner could not resolve api.github.com (ENOTFOUND), a fault of the runner's network, not an answer from GitHub"
+    )
+    expect(warning).not.toContain('HTTP 500')
+  })
+})
