@@ -59,6 +59,7 @@ if (real) {
   console.log(renderSummaryText(demo.run.summary))
   demo.comments.forEach((body, index) => {
     line(`The tracking comment on pull request #42, version ${index + 1} of ${demo.comments.length} (Markdown)`)
+    if (index === 0) console.log('(Its first line, an HTML comment, is the hidden record re-runs and follow-ups read.)')
     console.log(body)
   })
   line('Result')

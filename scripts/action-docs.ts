@@ -75,7 +75,7 @@ export async function renderTables(short = false): Promise<{ inputs: string; out
     '| --- | --- | --- | --- |',
     ...Object.entries(metadata.inputs).map(
       ([name, input]) =>
-        `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined ? '' : `\`${cell(input.default)}\``} | ${cell(input.description)} |`
+        `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${input.default === undefined || input.default === '' ? '' : `\`${cell(input.default)}\``} | ${cell(input.description)} |`
     )
   ].join('\n')
   const outputs = [

@@ -152,8 +152,9 @@ function batchLine(
   requests: number
 ): string {
   const merged = `${counted(read.merged, 'pull request')} merged into ${forLog(read.branch, 80)} since ${read.since}`
-  const gated = taken.skipped.length > 0 ? ` (${taken.skipped.length} of them skipped by the gates)` : ''
+  const sent = plan.covered.length - taken.skipped.length
+  const gated = taken.skipped.length > 0 ? `, ${taken.skipped.length} left out by the gates` : ''
   const direct = `${counted(plan.direct.length, 'commit')} pushed without a pull request`
   const to = plan.window.to.slice(0, 7) || 'nothing'
-  return `Batch: ${merged}; this batch takes ${plan.covered.length}${gated} and ${direct}, up to ${to} (GitHub requests: ${requests}).`
+  return `Batch: ${merged}; this batch describes ${sent}${gated}, and ${direct}, up to ${to} (GitHub requests: ${requests}).`
 }

@@ -130,9 +130,11 @@ async function nextBatch(
     return { kind: 'skipped', reason: 'another run took this batch: its record appeared on the digest issue meanwhile' }
   }
   const included = taken.parts.map(({ pull }) => ({ number: pull.facts.number, url: pull.facts.url }))
-  const batch: BatchPlan = { window: plan.window, included, skipped: taken.skipped }
+  const gated = taken.skipped.map((skip) => skip.number)
+  const covers = gated.length > 0 ? { ...plan.window, skipped: gated } : plan.window
+  const batch: BatchPlan = { window: covers, included, skipped: taken.skipped }
   if (included.length === 0 && plan.direct.length === 0) return skippedBatch(setup, batch)
-  const comment = setup.openComment({ state: { job: UNKNOWN_JOB, requests: [], batch: plan.window }, find: false })
+  const comment = setup.openComment({ state: { job: UNKNOWN_JOB, requests: [], batch: batch.window }, find: false })
   const material = { branch, parts: taken.parts, direct: plan.direct, skipped: taken.skipped }
   const prompt = settings.prompt ?? ''
   const text = (): Promise<string> => Promise.resolve(composeBatch(prompt, settings, material, setup.redact))

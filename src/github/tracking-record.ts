@@ -71,6 +71,8 @@ export interface BatchWindow {
   readonly toDate: number
   /** The pull requests it covers, by number. */
   readonly pulls: readonly number[]
+  /** Those of them the gates left out: covered, not sent. */
+  readonly skipped?: readonly number[]
 }
 
 /**
@@ -208,11 +210,14 @@ const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 function batchOf(value: unknown): BatchWindow | undefined {
   if (typeof value !== 'object' || value === null) return undefined
-  const { from, to, toDate, pulls } = value as Record<string, unknown>
+  const { from, to, toDate, pulls, skipped } = value as Record<string, unknown>
   if (typeof from !== 'string' || (from !== '' && !COMMIT.test(from))) return undefined
   if (typeof to !== 'string' || !COMMIT.test(to) || !Number.isSafeInteger(toDate)) return undefined
-  if (!Array.isArray(pulls) || !pulls.every((pull) => Number.isSafeInteger(pull) && Number(pull) > 0)) return undefined
-  return { from, to, toDate: Number(toDate), pulls: pulls.map(Number) }
+  const numbers = (list: unknown): list is number[] =>
+    Array.isArray(list) && list.every((pull) => Number.isSafeInteger(pull) && Number(pull) > 0)
+  if (!numbers(pulls)) return undefined
+  const left = numbers(skipped) && skipped.length > 0 ? { skipped } : {}
+  return { from, to, toDate: Number(toDate), pulls, ...left }
 }
 
 function isTrackedRequest(value: unknown): value is TrackedRequest {

@@ -103,9 +103,13 @@ function stageOf(view: CommentView): Stage {
 
 /** What a batch covers: its pull requests (numbers, which GitHub links, on the repository's own page) and commits. */
 function batchLine(batch: BatchWindow): string {
-  const pulls = batch.pulls.length > 0 ? batch.pulls.map((number) => `#${number}`).join(', ') : 'no pull request'
-  const from = batch.from === '' ? 'its start' : asCode(batch.from.slice(0, 7))
-  return `**Batch**: ${pulls}; the commits after ${from} up to ${asCode(batch.to.slice(0, 7))}.`
+  const skipped = new Set(batch.skipped ?? [])
+  const sent = batch.pulls.filter((number) => !skipped.has(number)).map((number) => `#${number}`)
+  const pulls = sent.length > 0 ? sent.join(', ') : 'no pull request'
+  const gated =
+    skipped.size > 0 ? ` (skipped by the gates: ${[...skipped].map((number) => `#${number}`).join(', ')})` : ''
+  const from = batch.from === '' ? 'the start of `batch-since`' : asCode(batch.from.slice(0, 7))
+  return `**Batch**: ${pulls}${gated}; the commits after ${from} up to ${asCode(batch.to.slice(0, 7))}.`
 }
 
 /** What the guardrail found, when it found something to say. */

@@ -226,7 +226,7 @@ describe('mode: batch', { timeout: RUNS_MS }, () => {
     expect(prompt).toContain('Left out by the gates, as nothing a reader of the docs would see: #12.')
     expect(result.outputs['batch-prs']).toBe('[11,13]')
     expect(result.stdout).toMatch(
-      /Batch: 3 pull requests merged into main since [\d-]+ [\d:]+ UTC \(batch-since; no batch before this one\); this batch takes 3 \(1 of them skipped by the gates\) and 0 commits pushed without a pull request, up to [0-9a-f]{7} \(GitHub requests: \d+\)\./
+      /Batch: 3 pull requests merged into main since [\d-]+ [\d:]+ UTC \(batch-since; no batch before this one\); this batch describes 2, 1 left out by the gates, and 0 commits pushed without a pull request, up to [0-9a-f]{7} \(GitHub requests: \d+\)\./
     )
     const notes = github.comments.filter((comment) => comment.issue === 11 || comment.issue === 13)
     expect(notes.map((note) => note.body)).toEqual([
@@ -234,5 +234,7 @@ describe('mode: batch', { timeout: RUNS_MS }, () => {
       `Documented in ${DOCS_PR}, by a docs batch of 2 pull requests.`
     ])
     expect(result.summary).toContain('skipped: #12 (pull request #12 is by dependabot&#91;bot&#93;, in skip-authors)')
+    const digest = github.comments.find((comment) => comment.repo === 'acme/api' && readMarker(comment.body)?.batch)
+    expect(digest?.body).toContain('**Batch**: #11, #13 (skipped by the gates: #12); the commits after the start of')
   })
 })
