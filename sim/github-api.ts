@@ -60,6 +60,8 @@ export interface SimulatedPull {
   labels: string[]
   readonly files?: readonly SimulatedFile[]
   readonly headSha?: string
+  /** Its branch was deleted: GitHub then refuses to reopen it. */
+  readonly branchDeleted?: boolean
 }
 
 export interface CheckRun {
@@ -478,6 +480,9 @@ function writePullsAndChecks(
   const pull = /^\/pulls\/(\d+)$/.exec(rest)
   const found = pull ? pullOf(world, repo, Number(pull[1])) : undefined
   if (found && req.method === 'PATCH') {
+    if (body['state'] === 'open' && found.state === 'closed' && found.branchDeleted === true) {
+      return sendJson(res, 422, { message: 'state cannot be changed. The head branch was deleted.' })
+    }
     if (body['state'] === 'closed' || body['state'] === 'open') found.state = body['state']
     return done(200, pullView(repo, found))
   }

@@ -79,12 +79,12 @@ export type Decision =
     }
   /**
    * Nothing worth a job: nothing was sent, and the reason (one line) says why. With `mode: pair`, `action` says when
-   * the docs pull request was told instead that its code pull request was `merged` or `closed`.
+   * the docs pull request was told instead that its code pull request was `merged` or `closed`, or was `reopened`.
    */
   | {
       readonly kind: 'skipped'
       readonly reason: string
-      readonly action?: 'merged' | 'closed'
+      readonly action?: 'merged' | 'closed' | 'reopened'
       /** With `mode: batch`: the record of a batch whose every pull request the gates skipped. */
       readonly comment?: TrackingComment | undefined
       /** The job a status request read, and what it read. */

@@ -40,14 +40,17 @@ export async function decidePair(setup: StepSetup, change: EventChange): Promise
   const prompt = settings.prompt ?? ''
   const earlier = await earlierAttempt(setup, read.tracked, run, prompt)
   if (earlier) return earlier
-  const record = read.tracked.findLast(
+  const tracked = read.tracked.findLast(
     (comment) => comment.state.job !== UNKNOWN_JOB && tracksProject(comment.state, settings.projectId)
   )
-  if (pull.action === 'closed') return endOfSource(setup, pull, record)
+  if (pull.action === 'closed') return endOfSource(setup, pull, tracked)
+  const closedByUs = tracked?.state.source === 'closed'
+  const record = closedByUs ? await reopenDocs(setup, pull, tracked) : tracked
   const gated = await beforeSpending(setup)
   if (gated) return gated
   if (record === undefined) return start(setup, run, pull, undefined)
-  return followUp(setup, run, pull, record)
+  const decided = await followUp(setup, run, pull, record)
+  return closedByUs && decided.kind === 'skipped' ? { ...decided, action: 'reopened' } : decided
 }
 
 /** Why this event of the pull request asks for nothing, if it does not. */
@@ -71,7 +74,7 @@ async function isOwnDocsPull(setup: StepSetup, pull: PullRequestFacts): Promise<
   return setup.reads.recordsAsDocs(pull.url, pull.createdAt ?? 0)
 }
 
-function skipped(setup: StepSetup, reason: string, action?: 'merged' | 'closed'): Decision {
+function skipped(setup: StepSetup, reason: string, action?: 'merged' | 'closed' | 'reopened'): Decision {
   setup.log.info(`Nothing is sent to the agent: ${reason}.`)
   return action ? { kind: 'skipped', reason, action } : { kind: 'skipped', reason }
 }
@@ -180,6 +183,37 @@ async function endOfSource(
   await comment?.settle()
   const told = notes.length === 0 ? (how === 'merged' ? 'told' : 'closed') : 'not told (see the warnings)'
   return skipped(setup, `${name} was ${how}: its docs pull request ${docs} was ${told}`, how)
+}
+
+/**
+ * The code pull request is open again after the action closed its docs pull request: that one is reopened too, so
+ * that follow-ups land where a reviewer sees them; when it cannot be (its branch is gone), the next job starts anew.
+ */
+async function reopenDocs(
+  setup: StepSetup,
+  pull: PullRequestFacts,
+  record: StoredComment
+): Promise<StoredComment | undefined> {
+  const docs = record.state.pr ?? ''
+  const ref = docsPull(setup, docs)
+  const done = ref === undefined || setup.pulls === undefined ? undefined : await setup.pulls.reopen(ref)
+  if (ref === undefined || done?.kind !== 'done') {
+    const why = done?.kind === 'warning' ? done.warning : `${docs} is not a GitHub pull request the action can reach.`
+    setup.log.warning(`${why} A new job is started for the whole of pull request #${pull.number}.`)
+    return undefined
+  }
+  const source = pull.url === '' ? `pull request #${pull.number}` : pull.url
+  const body = `The code pull request ${source}, which this docs pull request documents, was reopened, so this docs pull request is reopened too.`
+  // `false`: someone reopened it already, and said so themselves.
+  const said = done.value ? await setup.pulls?.comment(ref, body) : undefined
+  const notes = said?.kind === 'warning' ? [said.warning] : []
+  for (const note of notes) setup.log.warning(note)
+  const { source: _closed, ...state } = record.state
+  const comment = setup.openComment({ state, commentId: record.id, find: false })
+  comment?.show({ kind: 'source', how: 'reopened', docs, notes })
+  await comment?.settle()
+  setup.log.info(`Reopened ${docs}: pull request #${pull.number} is open again.`)
+  return { ...record, state }
 }
 
 function docsPull(setup: StepSetup, url: string): PullRef | undefined {

@@ -113,6 +113,16 @@ export class PullOperations {
     })
   }
 
+  /** Reopens the docs pull request; `false` when it was open already. GitHub refuses (422) when its branch is gone. */
+  reopen(ref: PullRef): Promise<Done<boolean>> {
+    return this.#onDocs(ref, `reopen ${describe(ref)}`, async (client, where) => {
+      const { data } = await client.octokit.rest.pulls.get({ ...where, pull_number: ref.number })
+      if (textOf(fieldsOf(data)['state']) === 'open') return false
+      await client.octokit.rest.pulls.update({ ...where, pull_number: ref.number, state: 'open' })
+      return true
+    })
+  }
+
   /** The files the docs pull request touches, as GitHub lists them (the first 300). */
   files(ref: PullRef): Promise<Done<readonly ChangedFile[]>> {
     return this.#onDocs(ref, `read the files of ${describe(ref)}`, (client) => readFiles(client, ref))

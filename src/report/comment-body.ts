@@ -21,10 +21,13 @@ export type CommentView =
       readonly preview?: PreviewOutcome | undefined
       readonly guardrail?: Guardrail | undefined
     }
-  /** With `mode: pair`: the code pull request ended, and its docs pull request was told (or closed); `notes`, what failed. */
+  /**
+   * With `mode: pair`: the code pull request ended, and its docs pull request was told (or closed), or it was reopened,
+   * and so was its docs pull request; `notes`, what failed.
+   */
   | {
       readonly kind: 'source'
-      readonly how: 'merged' | 'closed'
+      readonly how: 'merged' | 'closed' | 'reopened'
       readonly docs: string
       readonly notes: readonly string[]
     }
@@ -48,7 +51,7 @@ const link = (url: string): string => `<a href="${forMarkdown(url)}">${forMarkdo
 
 function detailOf(view: CommentView): string {
   if (view.kind === 'source') {
-    const done = view.how === 'merged' ? 'was told' : 'was closed'
+    const done = { merged: 'was told', closed: 'was closed', reopened: 'was reopened' }[view.how]
     const failed = view.notes.length > 0 ? ` Not all went through: ${asCode(view.notes.join(' '), 600)}` : ''
     return `its docs pull request ${link(view.docs)} ${done}.${failed}`
   }

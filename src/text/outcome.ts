@@ -20,7 +20,7 @@ export type Outcome = TerminalStatus | 'timeout' | 'error' | 'cancelled' | 'star
  * An outcome, `active` while the job runs, `sending` while a prompt is on its way, or (with `mode: pair`) how the code
  * pull request ended: what the summary and the comment say.
  */
-export type Stage = Outcome | 'active' | 'sending' | 'merged' | 'closed'
+export type Stage = Outcome | 'active' | 'sending' | 'merged' | 'closed' | 'reopened'
 
 /** What the log, the summary and the comment call each stage. */
 export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; readonly title: string }>> = {
@@ -36,7 +36,8 @@ export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; rea
   skipped: { emoji: '⏭️', title: 'No Mintlify agent job needed' },
   'rate-limited': { emoji: '🚦', title: 'Mintlify agent job not started: quota reached' },
   merged: { emoji: '🔀', title: 'Code pull request merged' },
-  closed: { emoji: '🚫', title: 'Code pull request closed' }
+  closed: { emoji: '🚫', title: 'Code pull request closed' },
+  reopened: { emoji: '🔁', title: 'Code pull request reopened' }
 }
 
 /** The heading of a stage, e.g. `✅ Mintlify agent job completed`. */

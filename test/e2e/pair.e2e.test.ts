@@ -190,6 +190,44 @@ describe('mode: pair', { timeout: LIFE_MS }, () => {
     expect(note?.body).toContain('was closed without merging, so this docs pull request is closed too.')
   })
 
+  it('reopens the docs pull request it closed when the code pull request is reopened, and follows up there', async () => {
+    const { github, api, on } = await world()
+    await on(pullEvent('opened', A))
+    await on(pullEvent('closed', A))
+    const reopened = await on(pullEvent('reopened', A))
+    expect(reopened.exitCode, reopened.stdout).toBe(0)
+    expect(reopened.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'reopened' })
+    expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('open')
+    const notes = github.comments.filter((comment) => comment.repo === 'acme/docs').map((comment) => comment.body)
+    expect(notes.at(-1)).toContain(`The code pull request ${SOURCE}`)
+    expect(notes.at(-1)).toContain('was reopened, so this docs pull request is reopened too.')
+    const tracking = github.comments.find((comment) => comment.repo === 'acme/api')
+    expect(tracking?.body).toContain('🔁 **Code pull request reopened**: its docs pull request')
+    expect(readMarker(tracking?.body)?.source).toBeUndefined()
+    const pushed = await on(pullEvent('synchronize', B))
+    expect(pushed.outputs).toMatchObject({ 'action-taken': 'followed-up', prLink: DOCS_PR })
+    expect(prompts(api).map((post) => post.what)).toEqual(['create', 'follow-up job-1'])
+    expect(prompts(api)[1]?.prompt).toContain('Retry on 503 too')
+    const closedAgain = await on(pullEvent('closed', B))
+    expect(closedAgain.outputs['action-taken']).toBe('closed')
+    expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+  })
+
+  it('starts a new job when the docs pull request it closed cannot be reopened (its branch was deleted)', async () => {
+    const docs = { number: 128, state: 'open' as const, labels: [], files: [file('docs/a.mdx')], branchDeleted: true }
+    const { github, api, on } = await world({ ...GITHUB, pulls: { 'acme/docs': [docs] } })
+    await on(pullEvent('opened', A))
+    await on(pullEvent('closed', A))
+    const pushed = await on(pullEvent('synchronize', B))
+    expect(pushed.exitCode, pushed.stdout).toBe(0)
+    expect(pushed.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'started' })
+    expect(prompts(api).map((post) => post.what)).toEqual(['create', 'create'])
+    expect(warningAnnotations(pushed).join('\n')).toMatch(
+      /Could not reopen pull request #128 in acme\/docs \(HTTP 422\)\. A new job is started for the whole of pull request #7\./
+    )
+    expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+  })
+
   it('starts a job that supersedes the earlier docs pull request when the job refuses a follow-up, and closes that one', async () => {
     const docs = [128, 129].map((number) => ({
       number,
