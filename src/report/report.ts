@@ -176,6 +176,9 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
     'preview-status': text(outputs['preview-status']),
     'skip-reason': text(outputs['skip-reason']),
     'action-taken': text(facts.actionTaken),
+    'requested-by': text(outputs['requested-by']),
+    'batch-size': number(outputs['batch-size']),
+    'batch-prs': facts.batch === undefined ? null : facts.batch.included.map((pull) => pull.number),
     guardrail: text(outputs.guardrail),
     'duration-s': Math.round(result.elapsedMs / 1000),
     'jobs-started': facts.jobsStarted

@@ -109,6 +109,10 @@ describe('mode: batch', { timeout: RUNS_MS }, () => {
       'batch-from': '',
       'batch-to': shaOf(15)
     })
+    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({
+      'batch-size': 5,
+      'batch-prs': [11, 12, 13, 14, 15]
+    })
     expect(github.issues).toMatchObject([{ title: 'Docs digest', labels: ['docs digest'], state: 'open' }])
     const [record] = digestRecords(github)
     expect(record).toMatchObject({

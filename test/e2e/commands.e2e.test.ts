@@ -91,7 +91,10 @@ describe('comment commands', { timeout: WRITES_MS }, () => {
       'requested-by': 'maintainer',
       'job-id': 'job-7'
     })
-    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({ 'action-taken': 'commanded' })
+    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({
+      'action-taken': 'commanded',
+      'requested-by': 'maintainer'
+    })
     expect(result.summary).toContain('<th>Requested by</th><td>maintainer</td>')
     expectKeyNeverShown(result, KEY)
   })

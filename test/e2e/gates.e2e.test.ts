@@ -229,6 +229,9 @@ describe('the result output', () => {
         'preview-status',
         'skip-reason',
         'action-taken',
+        'requested-by',
+        'batch-size',
+        'batch-prs',
         'guardrail',
         'duration-s',
         'jobs-started'
@@ -244,6 +247,8 @@ describe('the result output', () => {
       'preview-url': null,
       'skip-reason': null,
       'action-taken': 'started',
+      'requested-by': null,
+      'batch-prs': null,
       guardrail: null,
       'jobs-started': 1
     })
