@@ -205,7 +205,10 @@ export function issueFacts(event: string, payload: unknown, repository: Reposito
     labels: labelsOf(issue),
     comment: event === 'issue_comment' ? commentOf(payload) : undefined
   }
-  return { facts, fetch: { kind: 'none' } }
+  // A pull request's conversation: its files and diff describe what the comment is about.
+  if (!facts.isPullRequest || !repository) return { facts, fetch: { kind: 'none' } }
+  const { owner, repo } = repository
+  return { facts, fetch: { kind: 'pull-request-files', owner, repo, number } }
 }
 
 /** A `release` event: the release and its notes. */

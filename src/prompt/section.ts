@@ -55,7 +55,7 @@ export function sectionOf(facts: Exclude<ChangeFacts, { kind: 'none' }>, fetched
     case 'release':
       return releaseSection(facts)
     case 'issue':
-      return issueSection(facts)
+      return issueSection(facts, fetched)
   }
 }
 
@@ -185,7 +185,7 @@ function commentQuote(comment: CommentFacts): QuotePlan {
   }
 }
 
-export function issueSection(facts: IssueFacts): SectionPlan {
+export function issueSection(facts: IssueFacts, fetched: FetchedChanges = {}): SectionPlan {
   const noun = facts.isPullRequest ? 'Pull request' : 'Issue'
   const where = facts.isPullRequest && facts.comment ? ' (a comment on its conversation)' : ''
   return {
@@ -197,7 +197,7 @@ export function issueSection(facts: IssueFacts): SectionPlan {
       ...(facts.comment ? [commentLine(facts.comment)] : [])
     ],
     commits: undefined,
-    files: undefined,
+    files: fetched.files ? fileListing(fetched.files, fetched.filesTotal, fetched.filesUnusable) : undefined,
     quotes: [
       {
         label: `${noun} body, as written by its author:`,

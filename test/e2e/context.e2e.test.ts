@@ -201,6 +201,21 @@ describe('context: auto', () => {
     expect(prompt).toContain('/docs and the defaults')
   })
 
+  it("sends a comment on a pull request's conversation with the pull request's files and diff", async () => {
+    const started = await start({ pullFiles: { 7: FILES } })
+    const event = {
+      action: 'created',
+      issue: { ...MERGED_PR.pull_request, pull_request: { url: 'x' }, html_url: 'https://github.com/acme/api/pull/7' },
+      comment: { body: 'please document retries', user: { login: 'mona' } }
+    }
+    await run(started.server, {}, on(started, 'issue_comment', event))
+    const prompt = sentPrompt(started.api)
+    expect(prompt).toContain('Pull request #7 in `acme/api` (a comment on its conversation)')
+    expect(prompt).toContain('please document retries')
+    expect(prompt).toContain('`src/client.ts`')
+    expect(prompt).toContain('+  const retries = 3')
+  })
+
   it('stays within context-limit, cutting the diff at a line and saying what it left out', async () => {
     const big = `@@ -1,400 +1,400 @@\n${Array.from({ length: 400 }, (_, n) => `+line ${n} of a long change`).join('\n')}`
     const started = await start({ pullFiles: { 7: [{ ...FILES[0], patch: big } as SimulatedFile, ...FILES.slice(1)] } })

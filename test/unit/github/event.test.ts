@@ -24,8 +24,8 @@ describe('factsFromEvent', () => {
     ['pull_request_target', mergedPullRequest(), 'pull-request', 'pull-request-files'],
     ['push', pushToMain(), 'push', 'compare'],
     ['release', publishedRelease(), 'release', 'none'],
-    ['issues', commentOnPullRequest(), 'issue', 'none'],
-    ['issue_comment', commentOnPullRequest(), 'issue', 'none']
+    ['issues', { issue: { number: 5, title: 'Docs for retries' } }, 'issue', 'none'],
+    ['issue_comment', commentOnPullRequest(), 'issue', 'pull-request-files']
   ])('reads a %s event as %s facts, fetching %s', (event, payload, kind, fetch) => {
     const read = factsFromEvent(event, payload, 'acme/widgets')
     expect(read.facts.kind).toBe(kind)
@@ -211,7 +211,7 @@ describe('pushFacts', () => {
 })
 
 describe('issueFacts', () => {
-  it('reads a comment on a pull request: the conversation and the comment that started the run', () => {
+  it('reads a comment on a pull request: the conversation, the comment that started the run, and its files to fetch', () => {
     expect(issueFacts('issue_comment', commentOnPullRequest(), ACME)).toEqual({
       facts: {
         kind: 'issue',
@@ -229,7 +229,7 @@ describe('issueFacts', () => {
           body: '/docs document the new option'
         }
       },
-      fetch: { kind: 'none' }
+      fetch: { kind: 'pull-request-files', owner: 'acme', repo: 'widgets', number: 77 }
     })
   })
 

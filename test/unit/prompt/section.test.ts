@@ -155,6 +155,16 @@ describe('issueSection', () => {
     ])
   })
 
+  it("lists a pull request conversation's files when they were read", () => {
+    const files = [
+      { path: 'src/retry.ts', status: 'modified' as const, additions: 3, deletions: 1, patch: '@@ -1 +1 @@' }
+    ]
+    const plan = issueSection(issueFactsOf(), { files })
+    expect(plan.files?.total).toBe(1)
+    expect(plan.files?.diffs).toHaveLength(1)
+    expect(issueSection(issueFactsOf()).files).toBeUndefined()
+  })
+
   it('names an issue, without a comment for an issues event', () => {
     const plan = issueSection({ ...issueFactsOf('issues'), isPullRequest: false, body: '' })
     expect(plan.identity).toBe('Issue #77 in `acme/widgets`')
