@@ -1,6 +1,7 @@
 // The action's entry point: read the inputs, set up HTTP and cancellation, run the step, and always finish the
 // outputs. local-action runs this file; src/index.ts calls run() for the bundle.
 import * as core from '@actions/core'
+import { eventProblem } from './inputs/modes.ts'
 import { readSettings, type Settings } from './inputs/settings.ts'
 import { cancelOnSignals, exitCancelledStep, readRunnerEnvironment } from './runner/environment.ts'
 import { coreRunnerIo } from './runner/io.ts'
@@ -19,6 +20,11 @@ export async function run(): Promise<void> {
     settings = readSettings(core)
   } catch (error) {
     await runner.cannotStart(errorMessage(error))
+    return
+  }
+  const wrongEvent = eventProblem(settings, environment.eventName)
+  if (wrongEvent !== undefined) {
+    await runner.cannotStart(wrongEvent, 'the mode does not go with this event')
     return
   }
   const cancelSignal = cancelOnSignals(cancelGraceMs(settings.githubUse.comment))

@@ -8,9 +8,11 @@ import { beforeSpending, checkGuardrail } from './decide/gates.ts'
 import { closeSuperseded, decidePair } from './decide/pair.ts'
 import { decideBatch, notifyCovered } from './decide/batch.ts'
 import { answerRequest, decideRequest } from './decide/command.ts'
+import { type Requests, takesRequests } from './inputs/modes.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
 import type { Redact } from './text/redact.ts'
+import { forLog } from './text/untrusted.ts'
 import type { CheckRun } from './report/check-run.ts'
 import { logPreview, logProgress, type Report, reporter, waitingLine } from './report/report.ts'
 import type { StepFacts } from './report/summary.ts'
@@ -35,6 +37,8 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   // API stays recorded there, so that a re-run does not send it again.
   const elapsedMs = setup.clock.now() - setup.startedAt
   const job = decision.kind === 'skipped' ? decision.job : undefined
+  // The job a status request read, or one a request may have reached: the output names it, as `result` does.
+  if (decision.jobId !== undefined) outside.runner.outputs.set('job-id', decision.jobId)
   const nothingSent = decision.kind === 'cancelled' && decision.nothingSent === true
   const result = {
     polls: 0,
@@ -52,9 +56,9 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
 async function decide(setup: StepSetup): Promise<Decision> {
   const { desk, settings } = setup
   if (desk?.read) return decideRequest(setup, desk, desk.read)
-  if (settings.prompt === undefined && settings.jobId === undefined) {
-    // Only with `command` and no prompt of the workflow's own: this event is no comment that could ask.
-    return { kind: 'skipped', reason: 'no command' }
+  // A step that answers people acts only when asked: opening an issue, a push or taking a label off asks nothing.
+  if (settings.mode === 'single' && takesRequests(settings.requests)) {
+    return { kind: 'skipped', reason: notAsked(settings.requests) }
   }
   if (setup.settings.mode === 'batch') return decideBatch(setup)
   if (setup.settings.mode === 'pair') {
@@ -64,6 +68,13 @@ async function decide(setup: StepSetup): Promise<Decision> {
     return decidePair(setup, change)
   }
   return (await beforeSpending(setup)) ?? chooseJob(setup)
+}
+
+/** Why an event asks nothing of a step that answers requests: what would have asked. */
+function notAsked(requests: Requests): string {
+  if (requests.label === undefined) return 'no command'
+  const comment = requests.command === undefined ? '' : ` or a comment that starts with ${forLog(requests.command, 40)}`
+  return `no request: only adding the label "${forLog(requests.label, 50)}"${comment} asks`
 }
 
 /** Once the job is known: say so (the job-id output, the comment, the check), wait unless told not to, and report. */

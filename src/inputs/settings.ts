@@ -180,12 +180,22 @@ function readJobRequest(reader: InputReader) {
 function refuseWithRequests(
   reader: InputReader,
   modes: Modes,
-  request: { readonly jobId: string | undefined; readonly prompt: string | undefined }
+  request: { readonly jobId: string | undefined; readonly prompt: string | undefined; readonly followUp: boolean }
 ): void {
   const { requests } = modes
   if (requests.label !== undefined && request.prompt === undefined) {
     reader.problem(
       'Input "prompt" is required with "label": it is the instruction the job gets when the label is added.'
+    )
+  }
+  if (takesRequests(requests) && modes.mode === 'batch') {
+    reader.problem(
+      'Inputs "command" and "label" do not go with "mode: batch": a batch covers merged pull requests, on its own schedule. Answer requests in a step of their own.'
+    )
+  }
+  if (request.followUp && modes.mode !== 'single') {
+    reader.problem(
+      `Input "follow-up" does not go with "mode: ${modes.mode}": ${modes.mode === 'pair' ? 'each push already follows up the job recorded on the pull request' : 'each batch starts its own job'}.`
     )
   }
   if (takesRequests(requests) && request.jobId !== undefined) {

@@ -186,6 +186,8 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
   return { ...outputs, result: JSON.stringify(summary) }
 }
 
+const STATUS_WORD = /^[a-z][a-z0-9_-]{0,39}$/
+
 /**
  * The outputs about the job: `status` (the last status the API returned; empty when it never answered), `outcome`,
  * `prLink`, `pr-number`, `pr-repository`, and `job` (the last job as JSON).
@@ -193,8 +195,10 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
 export function resultOutputs(result: StepResult): Outputs {
   const pr = result.job?.pr
   const link = pr?.kind === 'link' ? pr : undefined
+  const status = result.job?.status ?? ''
   return {
-    status: result.job?.status ?? '',
+    // A status the contract does not list is shown in the log; an output a script may paste takes only a word.
+    status: STATUS_WORD.test(status) ? status : '',
     outcome: result.kind,
     prLink: link?.url.href ?? '',
     'pr-number': link?.pullRequest ? String(link.pullRequest.number) : '',

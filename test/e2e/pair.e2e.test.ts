@@ -322,12 +322,15 @@ describe('mode: pair', { timeout: LIFE_MS }, () => {
   })
 
   it('is an error, before any request, on an event that is not about a pull request', async () => {
-    const { server, api } = await world()
-    const result = await run(server, {}, { eventName: 'push', event: { ref: 'refs/heads/main' } })
+    const { github, server } = await world()
+    const event = { ref: 'refs/heads/main', before: A, after: B }
+    const result = await run(server, {}, { eventName: 'push', event, github })
     expect(result.exitCode).toBe(1)
-    expect(api.posts).toEqual([])
+    expect(server.requests).toEqual([])
+    expect(github.calls).toEqual([])
     expect(errorAnnotations(result)[0]).toContain(
-      'mode: pair keeps a docs pull request in step with a code pull request'
+      '"mode: pair" keeps a docs pull request in step with a code pull request, so it runs on pull_request or pull_request_target events; this run\'s event is "push".'
     )
+    expect(result.outputs['outcome']).toBe('error')
   })
 })

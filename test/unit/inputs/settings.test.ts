@@ -2,6 +2,7 @@ import * as core from '@actions/core'
 import { describe, expect, it } from 'vitest'
 import { readActionMetadata } from '../../../sim/run-action.ts'
 import { INPUT_DEFAULTS } from '../../../src/inputs/input-reader.ts'
+import { eventProblem } from '../../../src/inputs/modes.ts'
 import { InputError, readSettings, type Settings } from '../../../src/inputs/settings.ts'
 
 const metadata = await readActionMetadata()
@@ -311,8 +312,47 @@ describe('requests from comments and labels', () => {
     [
       { 'job-id': '', label: 'x'.repeat(51), prompt: 'p' },
       'Input "label" must be a label\'s name, at most 50 characters'
+    ],
+    [
+      { 'job-id': '', mode: 'batch', command: '/docs', prompt: 'p' },
+      'Inputs "command" and "label" do not go with "mode: batch"'
+    ],
+    [
+      { 'job-id': '', mode: 'batch', 'follow-up': 'true', prompt: 'p' },
+      'Input "follow-up" does not go with "mode: batch": each batch starts its own job.'
+    ],
+    [
+      { 'job-id': '', mode: 'pair', 'follow-up': 'true', prompt: 'p' },
+      'Input "follow-up" does not go with "mode: pair": each push already follows up the job recorded'
     ]
   ])('refuses %j, naming the input', (inputs, message) => {
     expect(read(inputs).error).toContain(message)
+  })
+})
+
+describe('eventProblem', () => {
+  const modes = (inputs: Record<string, string>) => {
+    const { settings } = read({ 'job-id': '', prompt: 'p', ...inputs })
+    if (settings === undefined) throw new Error('the inputs were refused')
+    return settings
+  }
+
+  it.each([
+    [{ mode: 'pair' }, 'pull_request'],
+    [{ mode: 'pair' }, 'pull_request_target'],
+    [{ mode: 'pair', command: '/docs' }, 'issue_comment'],
+    [{ mode: 'pair', label: 'docs' }, 'issues'],
+    [{}, 'push'],
+    [{ mode: 'batch' }, 'schedule']
+  ])('lets %j run on %s', (inputs, eventName) => {
+    expect(eventProblem(modes(inputs), eventName)).toBeUndefined()
+  })
+
+  it.each([
+    [{ mode: 'pair' }, 'push'],
+    [{ mode: 'pair' }, 'issue_comment'],
+    [{ mode: 'pair', command: '/docs' }, 'workflow_dispatch']
+  ])('refuses %j on %s, naming the mode and the event', (inputs, eventName) => {
+    expect(eventProblem(modes(inputs), eventName)).toContain(`this run's event is "${eventName}"`)
   })
 })
