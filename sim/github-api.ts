@@ -310,7 +310,8 @@ function read(world: World, request: Request, repo: string, rest: string): void 
     const number = Number(files[1])
     const listed = repo === world.home ? world.options.pullFiles?.[number] : pullOf(world, repo, number)?.files
     if (!listed) return sendJson(res, 404, { message: 'Not Found' })
-    const { items, headers } = paged(listed, url, base)
+    // GitHub lists 3,000 files of a pull request at most.
+    const { items, headers } = paged(listed.slice(0, 3000), url, base)
     return sendJson(res, 200, items, headers)
   }
   const one = /^\/issues\/comments\/(\d+)$/.exec(rest)

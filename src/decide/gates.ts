@@ -28,6 +28,11 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
       log.info(`Skipped: ${verdict.reason}. Nothing is sent to the agent (GitHub requests: ${change.requests}).`)
       return { kind: 'skipped', reason: verdict.reason }
     }
+    if (gated.filesCut === true && (settings.gates.paths || settings.gates.pathsIgnore)) {
+      log.info(
+        `GitHub listed only ${gated.files?.length ?? 0} of the files of ${gated.name}: paths and paths-ignore let it through, as a file left out may count.`
+      )
+    }
   }
   return jobCap(setup)
 }
@@ -54,6 +59,8 @@ export interface GatedChange {
   readonly labels: readonly string[]
   /** Its files; undefined when not known (not read, or no such thing for this event). */
   readonly files: readonly ChangedFile[] | undefined
+  /** GitHub listed only some of its files: one it left out may count. */
+  readonly filesCut?: boolean
   /** Lines added and removed; undefined when not known. */
   readonly changedLines: number | undefined
 }
@@ -64,9 +71,24 @@ export type GateVerdict = { readonly kind: 'pass' } | { readonly kind: 'skip'; r
 export function gatedChangeOf(change: EventChange): GatedChange | undefined {
   const { facts, fetched } = change
   const files = fetched.files
-  const counted = files?.every((file) => file.additions !== undefined && file.deletions !== undefined)
-    ? files.reduce((sum, file) => sum + (file.additions ?? 0) + (file.deletions ?? 0), 0)
-    : undefined
+  const listed = (files?.length ?? 0) + (fetched.filesUnusable ?? 0)
+  const filesCut =
+    fetched.filesCut === true ||
+    (facts.kind === 'pull-request' && facts.changedFiles !== undefined && facts.changedFiles > listed)
+  // Lines counted from some of the files are too few: no count at all lets the change through.
+  const counted =
+    !filesCut && files?.every((file) => file.additions !== undefined && file.deletions !== undefined)
+      ? files.reduce((sum, file) => sum + (file.additions ?? 0) + (file.deletions ?? 0), 0)
+      : undefined
+  const gated = gatedFacts(facts, files, counted)
+  return gated === undefined || !filesCut ? gated : { ...gated, filesCut }
+}
+
+function gatedFacts(
+  facts: ChangeFacts,
+  files: readonly ChangedFile[] | undefined,
+  counted: number | undefined
+): GatedChange | undefined {
   switch (facts.kind) {
     case 'pull-request': {
       const total =
@@ -125,7 +147,7 @@ export function gate(gates: Gates, change: GatedChange, self: string | undefined
   const label = change.labels.find((name) => gates.skipLabels.includes(name.toLowerCase()))
   if (label !== undefined) return skip(`${change.name} has the label ${forLog(label, 80)}, in skip-labels`)
   const files = change.files
-  if (files !== undefined && files.length > 0 && (gates.paths || gates.pathsIgnore)) {
+  if (files !== undefined && files.length > 0 && (gates.paths || gates.pathsIgnore) && !change.filesCut) {
     if (!files.some((file) => countsAsChange(gates, file.path) || movedFrom(gates, file))) {
       const which = gates.paths ? 'paths' : 'paths-ignore'
       return skip(
@@ -197,9 +219,16 @@ export async function checkGuardrail(setup: StepSetup, result: WaitResult): Prom
   if (pulls === undefined) return unchecked(log, 'GitHub could not be set up')
   const read = await pulls.files(pr.pullRequest)
   if (read.kind === 'warning') return unchecked(log, read.warning)
-  const outside = read.value.map((file) => file.path).filter((path) => !filter.matches(path))
+  const { files, complete } = read.value
+  const outside = files.map((file) => file.path).filter((path) => !filter.matches(path))
+  if (outside.length === 0 && !complete) {
+    return unchecked(
+      log,
+      `${pr.url.href} changes more files than GitHub lists (${files.length.toLocaleString('en-US')}), so the others cannot be checked.`
+    )
+  }
   if (outside.length === 0) {
-    log.info(`docs-paths: the agent's pull request touched only docs-paths (${read.value.length} files).`)
+    log.info(`docs-paths: the agent's pull request touched only docs-paths (${files.length} files).`)
     return { kind: 'passed' }
   }
   log.warning(`docs-paths: the agent's pull request touched files outside docs-paths: ${namedFiles(outside)}.`)

@@ -137,20 +137,33 @@ async function readPullFiles(
   github: GitHubClient,
   fetch: ChangeFetch & { kind: 'pull-request-files' }
 ): Promise<FetchedChanges> {
+  const read = await listPullFiles(github, fetch, MOST_FILES)
+  return { ...changedFilesOf(read.entries), ...(read.complete ? {} : { filesCut: true }) }
+}
+
+/** GitHub lists at most this many files of a pull request, however many it changes. */
+export const GITHUB_MOST_FILES = 3000
+
+/**
+ * A pull request's files as GitHub lists them, up to `most`, and whether that is all of them: a listing cut at `most`
+ * (or at GitHub's own 3,000) may leave out the one file that matters.
+ */
+export async function listPullFiles(
+  github: GitHubClient,
+  pull: { readonly owner: string; readonly repo: string; readonly number: number },
+  most: number
+): Promise<{ readonly entries: readonly unknown[]; readonly complete: boolean }> {
+  const where = { owner: pull.owner, repo: pull.repo, pull_number: pull.number, per_page: PER_PAGE }
   const entries: unknown[] = []
-  for (let page = 1; entries.length < MOST_FILES; page++) {
-    const { data } = await github.octokit.rest.pulls.listFiles({
-      owner: fetch.owner,
-      repo: fetch.repo,
-      pull_number: fetch.number,
-      per_page: PER_PAGE,
-      page
-    })
-    const listed = listOf(data)
-    entries.push(...listed)
-    if (listed.length < PER_PAGE) break
+  let more = false
+  for await (const page of github.octokit.paginate.iterator(github.octokit.rest.pulls.listFiles, where)) {
+    entries.push(...listOf(page.data))
+    if (entries.length >= most) {
+      more = entries.length > most || /rel="next"/.test(page.headers.link ?? '')
+      break
+    }
   }
-  return changedFilesOf(entries.slice(0, MOST_FILES))
+  return { entries: entries.slice(0, most), complete: !more && entries.length < GITHUB_MOST_FILES }
 }
 
 /** The compare's files (GitHub lists them with the first page) and its latest commits (on its last pages). */
@@ -178,8 +191,11 @@ async function readCompare(github: GitHubClient, fetch: ChangeFetch & { kind: 'c
   )
   const commits = (pages.length === 0 ? firstCommits : later.flat()).map(commitOf)
   const status = textOf(first['status'])
+  const files = listOf(first['files'])
   return {
-    ...changedFilesOf(listOf(first['files']).slice(0, MOST_FILES)),
+    ...changedFilesOf(files.slice(0, MOST_FILES)),
+    // The compare lists 300 files at most, and says nothing of the others.
+    ...(files.length >= MOST_FILES ? { filesCut: true } : {}),
     commits: commits.slice(-LATEST_COMMITS),
     commitsTotal: total,
     ...(status === '' ? {} : { compareStatus: status })

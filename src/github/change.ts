@@ -171,6 +171,8 @@ export interface FetchedChanges {
   readonly files?: readonly ChangedFile[] | undefined
   /** How many files changed, when GitHub says more than it listed. */
   readonly filesTotal?: number | undefined
+  /** GitHub holds more files than `files` lists (and than `filesTotal` counts, when that is unknown). */
+  readonly filesCut?: boolean | undefined
   /** How many files GitHub listed without a usable name: they are left out of `files`. */
   readonly filesUnusable?: number | undefined
   /** A push's commits from the compare API, oldest first. */

@@ -7,14 +7,20 @@ import type { Logger } from '../runner/io.ts'
 import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
-import { changedFilesOf } from './change-reader.ts'
+import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
 import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient, httpStatusOf } from './client.ts'
-import { fieldsOf, listOf, textOf } from './fields.ts'
+import { fieldsOf, textOf } from './fields.ts'
 
 /** A pull request by its repository (`owner/name`) and number. */
 export interface PullRef {
   readonly repository: string
   readonly number: number
+}
+
+/** A pull request's files, and whether GitHub listed all of them. */
+export interface PullFiles {
+  readonly files: readonly ChangedFile[]
+  readonly complete: boolean
 }
 
 /** What a piece of work came to: done, or a warning that says what failed and what to do. */
@@ -33,8 +39,6 @@ export interface CheckState {
 
 /** GitHub refuses a check run's summary longer than this. */
 const MAX_CHECK_SUMMARY = 65_535
-/** The most files read of a docs pull request: three pages of GitHub's listing. */
-const MOST_FILES = 300
 
 export interface PullWork {
   readonly transport: Transport
@@ -123,8 +127,8 @@ export class PullOperations {
     })
   }
 
-  /** The files the docs pull request touches, as GitHub lists them (the first 300). */
-  files(ref: PullRef): Promise<Done<readonly ChangedFile[]>> {
+  /** The files the docs pull request touches, as GitHub lists them (3,000 at most), and whether that is all. */
+  files(ref: PullRef): Promise<Done<PullFiles>> {
     return this.#onDocs(ref, `read the files of ${describe(ref)}`, (client) => readFiles(client, ref))
   }
 
@@ -207,20 +211,8 @@ function checkFields(state: CheckState) {
   }
 }
 
-async function readFiles(client: GitHubClient, ref: PullRef): Promise<readonly ChangedFile[]> {
+async function readFiles(client: GitHubClient, ref: PullRef): Promise<PullFiles> {
   const [owner = '', repo = ''] = ref.repository.split('/')
-  const entries: unknown[] = []
-  for (let page = 1; entries.length < MOST_FILES; page++) {
-    const { data } = await client.octokit.rest.pulls.listFiles({
-      owner,
-      repo,
-      pull_number: ref.number,
-      per_page: 100,
-      page
-    })
-    const listed = listOf(data)
-    entries.push(...listed)
-    if (listed.length < 100) break
-  }
-  return changedFilesOf(entries.slice(0, MOST_FILES)).files ?? []
+  const read = await listPullFiles(client, { owner, repo, number: ref.number }, GITHUB_MOST_FILES)
+  return { files: changedFilesOf(read.entries).files ?? [], complete: read.complete }
 }

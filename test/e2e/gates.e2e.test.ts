@@ -147,6 +147,50 @@ describe('gates', () => {
   })
 })
 
+describe('listings GitHub cuts short', () => {
+  it('lets a pull request through paths-ignore when its one counted file lies past the files GitHub listed at once', async () => {
+    const files = [...Array.from({ length: 400 }, (_, n) => file(`test/case-${n}.test.ts`)), file('src/client.ts')]
+    const { github, api, server } = await started({ files })
+    const event = mergedPullRequest('octocat')
+    const withCount = { ...event, pull_request: { ...event.pull_request, changed_files: files.length } }
+    const result = await run(
+      server,
+      { prompt: 'Document the change', 'paths-ignore': 'test/**' },
+      { eventName: 'pull_request', event: withCount, github }
+    )
+    expect(result.outputs).toMatchObject({ outcome: 'completed', 'skip-reason': '' })
+    expect(api.posts).toHaveLength(1)
+    expect(result.stdout).toContain(
+      'GitHub listed only 300 of the files of pull request #7: paths and paths-ignore let it through, as a file left out may count.'
+    )
+  })
+
+  it("finds a file outside docs-paths past the 300th of the docs pull request, and says unchecked past GitHub's 3,000", async () => {
+    const docs = Array.from({ length: 350 }, (_, n) => file(`docs/page-${n}.mdx`))
+    const withWorkflow = [...docs, file('.github/workflows/ci.yml')]
+    const { github, server } = await started({
+      existing: {
+        repo: 'api',
+        pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [], files: withWorkflow }] }
+      }
+    })
+    const inputs = { prompt: 'Rewrite the docs', 'docs-paths': 'docs/**' }
+    const violated = await run(server, inputs, { eventName: 'workflow_dispatch', event: {}, github })
+    expect(violated.outputs['guardrail'], violated.stdout).toBe('violated')
+    expect(violated.exitCode).toBe(1)
+
+    const many = Array.from({ length: 3001 }, (_, n) => file(`docs/page-${n}.mdx`))
+    const big = await started({
+      existing: { repo: 'api', pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [], files: many }] } }
+    })
+    const unchecked = await run(big.server, inputs, { eventName: 'workflow_dispatch', event: {}, github: big.github })
+    expect(unchecked.outputs['guardrail'], unchecked.stdout).toBe('')
+    expect(warningAnnotations(unchecked).join('\n')).toContain(
+      `docs-paths was not checked: ${PR} changes more files than GitHub lists (3,000), so the others cannot be checked.`
+    )
+  })
+})
+
 describe('quotas', () => {
   it('sends a start again once a 429 has waited its Retry-After, and completes', async () => {
     const api = simulateAgentApi({

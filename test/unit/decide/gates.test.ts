@@ -115,6 +115,22 @@ describe('gatedChangeOf', () => {
     expect(pushed?.author).not.toBe('')
   })
 
+  it('lets paths and min-changed-lines through when GitHub listed only some of the files', () => {
+    const cut = {
+      ...read('push', pushToMain(), [file('test/a.ts')]),
+      fetched: { files: [file('test/a.ts')], filesCut: true }
+    }
+    const pushed = gatedChangeOf(cut)
+    expect(pushed).toMatchObject({ filesCut: true, changedLines: undefined })
+    if (pushed === undefined) throw new Error('no change to gate')
+    expect(gate(gates({ 'paths-ignore': 'test/**', 'min-changed-lines': '50' }), pushed, undefined)).toEqual({
+      kind: 'pass'
+    })
+    const payload = mergedPullRequest() as { pull_request: Record<string, unknown> }
+    const counted = { ...payload, pull_request: { ...payload.pull_request, changed_files: 9 } }
+    expect(gatedChangeOf(read('pull_request', counted, [file('test/a.ts')]))?.filesCut).toBe(true)
+  })
+
   it('takes the comment, not the issue, as the author of an issue_comment', () => {
     expect(gatedChangeOf(read('issue_comment', commentOnPullRequest()))).toMatchObject({ author: 'mona' })
   })

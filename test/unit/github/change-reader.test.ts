@@ -9,6 +9,12 @@ const COMPARE: ChangeFetch = { kind: 'compare', owner: 'acme', repo: 'api', base
 /** A client whose pull request files and compare answer as given, whatever GitHub's types say they hold. */
 function client(answers: { pullFiles?: unknown; compare?: unknown }): GitHubClient {
   const octokit = {
+    // One page, as Octokit's iterator yields it.
+    paginate: {
+      iterator: async function* (method: () => Promise<{ data: unknown }>) {
+        yield { ...(await method()), headers: {} }
+      }
+    },
     rest: {
       pulls: { listFiles: () => Promise.resolve({ data: answers.pullFiles }) },
       repos: { compareCommitsWithBasehead: () => Promise.resolve({ data: answers.compare }) }
