@@ -42,7 +42,7 @@ export async function jobCap(setup: StepSetup): Promise<Decision | undefined> {
   const { settings, reads, log } = setup
   if (!settings.githubUse.countJobs || reads === undefined) return undefined
   const since = setup.clock.date() - HOUR_MS
-  const started = await reads.startsSince(since, setup.runId)
+  const started = await reads.startsSince(since, { runId: setup.runId, step: setup.step })
   if (started === undefined) {
     log.warning('max-jobs-per-hour is not applied: the jobs started in the last hour could not be counted from GitHub.')
   }

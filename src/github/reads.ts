@@ -19,10 +19,11 @@ export interface GitHubReads {
   login(): Promise<string | undefined>
   /**
    * How many jobs of this project the action started in the repository since `since` (milliseconds since the epoch),
-   * by the records in its own tracking comments, leaving out those of the workflow run `runId` (a re-run decides about
-   * its earlier attempts on its own); undefined when they could not be read. Never throws.
+   * by the records in its own tracking comments, leaving out those of this step in this workflow run (a re-run
+   * decides about its earlier attempts on its own); the run's other jobs and steps (a matrix) count. Undefined when
+   * they could not be read. Never throws.
    */
-  startsSince(since: number, runId: string): Promise<number | undefined>
+  startsSince(since: number, run: { readonly runId: string; readonly step: string }): Promise<number | undefined>
   /**
    * With `mode: pair`: what changed in the pull request since the head `before` (its compare up to its head now), as a
    * change to describe; its `fetched.compareStatus` says whether `before` is still in its history. Never throws.
@@ -81,8 +82,11 @@ class Reads implements GitHubReads {
     return this.#login
   }
 
-  async startsSince(since: number, runId: string): Promise<number | undefined> {
-    const wanted = { project: this.#settings.projectId, since, runId }
+  async startsSince(
+    since: number,
+    run: { readonly runId: string; readonly step: string }
+  ): Promise<number | undefined> {
+    const wanted = { project: this.#settings.projectId, since, ...run }
     let starts = 0
     const read = await this.#ownRecordsSince(since, (state) => {
       starts += startsIn(state, wanted)
@@ -161,15 +165,17 @@ function ownRecord(comment: unknown, me: string): TrackingState | undefined {
   return isAuthor(author, me) ? readMarker(textOf(fieldsAt(comment)['body'])) : undefined
 }
 
-/** The starts of this project's jobs since `since`, by other runs, that one of the action's own records holds. */
+/** The starts of this project's jobs since `since`, but this step's in this run, that one of the records holds. */
 function startsIn(
   state: TrackingState,
-  wanted: { readonly project: string; readonly since: number; readonly runId: string }
+  wanted: { readonly project: string; readonly since: number; readonly runId: string; readonly step: string }
 ): number {
+  // A record made before steps were recorded may be this step's own.
+  const ownStep = (step: string | undefined) => step === undefined || step === wanted.step
   return state.requests.filter(
     (request) =>
       request.kind === 'start' &&
-      request.run !== wanted.runId &&
+      !(request.run === wanted.runId && ownStep(request.step)) &&
       (request.project === undefined || request.project === wanted.project) &&
       (request.at ?? 0) >= wanted.since
   ).length

@@ -79,6 +79,17 @@ export function readPatterns(reader: InputReader, name: string): PathFilter | un
     reader.problem(`Input "${name}" holds a "!" without a pattern after it.`)
     return undefined
   }
+  const listed = patterns.find((pattern) => /,\s/.test(pattern))
+  if (listed !== undefined) {
+    reader.problem(`Input "${name}" takes one pattern per line, as a workflow's paths: does; got "${listed}".`)
+    return undefined
+  }
+  if (patterns.length > 0 && patterns.every((pattern) => pattern.startsWith('!'))) {
+    reader.problem(
+      `Input "${name}" holds only "!" patterns, so no file would ever count: put a pattern that counts first (such as **), or list the files to leave out in ${name === 'paths' ? 'paths-ignore' : 'a pattern without "!"'}.`
+    )
+    return undefined
+  }
   return patterns.length === 0 ? undefined : pathFilter(patterns)
 }
 

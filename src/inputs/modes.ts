@@ -100,7 +100,7 @@ export function readModes(reader: InputReader, request: { readonly jobId: string
   const checkText = reader.text('check').toLowerCase()
   const check = checkText === '' ? mode === 'pair' : reader.boolean('check')
   const checkName = reader.text('check-name') || 'Mintlify docs'
-  const mergedLabel = reader.text('merged-label')
+  const mergedLabel = labelName(reader, 'merged-label')
   if (mode === 'batch' && request.jobId !== undefined) {
     reader.problem(
       'Input "job-id" does not go with "mode: batch": each batch starts its own job, or waits for the one a batch before it left running.'
@@ -132,8 +132,7 @@ export function readRequests(reader: InputReader): Requests {
       `Input "command-permission" must be ${ASKING_ROLES.join(', ')}; got "${reader.text('command-permission')}".`
     )
   }
-  const label = reader.text('label')
-  if (label.length > 50) reader.problem(`Input "label" must be a label's name, at most 50 characters; got "${label}".`)
+  const label = labelName(reader, 'label')
   return {
     command: command === '' ? undefined : command,
     permission: permission ?? 'write',
@@ -143,6 +142,14 @@ export function readRequests(reader: InputReader): Requests {
 }
 
 const DAY_MS = 86_400_000
+
+/** A label input: GitHub refuses a label's name over 50 characters, after requests that could have been saved. */
+function labelName(reader: InputReader, name: string): string {
+  const label = reader.text(name)
+  if (label.length > 50)
+    reader.problem(`Input "${name}" must be a label's name, at most 50 characters; got "${label}".`)
+  return label
+}
 
 function readBatching(reader: InputReader): Batching {
   const limitText = reader.text('batch-limit')
@@ -154,7 +161,7 @@ function readBatching(reader: InputReader): Batching {
   return {
     branch: branch === '' ? undefined : branch,
     limit,
-    digestLabel: reader.text('digest-label') || 'docs digest',
+    digestLabel: labelName(reader, 'digest-label') || 'docs digest',
     since: readBatchStart(reader),
     notify: reader.boolean('batch-notify')
   }

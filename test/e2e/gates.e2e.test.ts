@@ -255,6 +255,43 @@ describe('quotas', () => {
   })
 })
 
+describe('max-jobs-per-hour within one workflow run', () => {
+  it("counts a job another job of the same run started (a matrix), but not this step's own earlier attempt", async () => {
+    const record = (step: string) =>
+      markerOf({
+        job: `job-${step}`,
+        requests: [
+          {
+            kind: 'start',
+            run: '4242',
+            attempt: 1,
+            step,
+            prompt: promptHash('Document the change'),
+            line: 'Document the change',
+            project: PROJECT,
+            at: Date.now() - 60_000
+          }
+        ]
+      })
+    const comment = (issue: number, step: string) => ({
+      issue,
+      body: `${record(step)}\na report`,
+      user: 'github-actions[bot]',
+      updatedAt: new Date().toISOString()
+    })
+    const inputs = { prompt: 'Document the change', 'max-jobs-per-hour': '1' }
+    const on = { eventName: 'workflow_dispatch', event: {}, env: { GITHUB_JOB: 'docs-b', GITHUB_ACTION: 'agent' } }
+    const other = await started({ existing: { existing: [comment(3, 'docs-a/agent')] } })
+    const matrix = await run(other.server, inputs, { ...on, github: other.github })
+    expect(matrix.outputs['outcome'], matrix.stdout).toBe('rate-limited')
+    expect(other.server.requests).toEqual([])
+
+    const own = await started({ existing: { existing: [comment(3, 'docs-b/agent')] } })
+    const rerun = await run(own.server, inputs, { ...on, github: own.github })
+    expect(rerun.outputs['outcome'], rerun.stdout).not.toBe('rate-limited')
+  })
+})
+
 describe('the result output', () => {
   it('parses as JSON with every key, null where unknown', async () => {
     const { server } = await started()

@@ -63,6 +63,18 @@ describe('reading the gates', () => {
     )
   })
 
+  it.each([
+    [
+      'docs/**, src/**',
+      'Input "paths" takes one pattern per line, as a workflow\'s paths: does; got "docs/**, src/**".'
+    ],
+    ['!docs/**\n!test/**', 'Input "paths" holds only "!" patterns, so no file would ever count'],
+    ['**\n!docs/**', undefined]
+  ])('reads paths %j: %s', (paths, problem) => {
+    if (problem === undefined) expect(settingsOf({ paths }).gates.paths?.patterns).toEqual(['**', '!docs/**'])
+    else expect(() => settingsOf({ paths })).toThrow(problem)
+  })
+
   it('needs the token only for the gates that read GitHub', () => {
     expect(settingsOf({ 'github-token': '' }).githubUse.readFiles).toBe(false)
     expect(() => settingsOf({ 'github-token': '', paths: 'src/**' })).toThrow('Input "github-token" is required')

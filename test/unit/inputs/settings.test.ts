@@ -314,6 +314,10 @@ describe('requests from comments and labels', () => {
       'Input "label" must be a label\'s name, at most 50 characters'
     ],
     [
+      { 'job-id': '', mode: 'batch', 'digest-label': 'd'.repeat(51), prompt: 'p' },
+      'Input "digest-label" must be a label\'s name, at most 50 characters'
+    ],
+    [
       { 'job-id': '', mode: 'batch', command: '/docs', prompt: 'p' },
       'Inputs "command" and "label" do not go with "mode: batch"'
     ],
