@@ -277,9 +277,13 @@ function read(world: World, request: Request, repo: string, rest: string): void 
   const { res, url } = request
   const base = `${request.base}${url.pathname}`
   if (rest === '/issues/comments') {
-    // Every issue's comments, those updated since `since`, oldest first, as GitHub lists them.
+    // Every issue's comments, those updated since `since`, oldest first (by `sort` and `direction` when given).
     const since = Date.parse(url.searchParams.get('since') ?? '') || 0
     const recent = world.comments.filter((comment) => comment.repo === repo && Date.parse(comment.updatedAt) >= since)
+    if (url.searchParams.get('sort') === 'updated') {
+      const sign = url.searchParams.get('direction') === 'asc' ? 1 : -1
+      recent.sort((a, b) => sign * (Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || a.id - b.id))
+    }
     const { items, headers } = paged(recent, url, `${base}${url.search}`)
     return sendJson(
       res,
@@ -564,6 +568,7 @@ function commentView(world: World, comment: StoredComment) {
     body: comment.body,
     user: { login: comment.user, type: comment.user.endsWith('[bot]') ? 'Bot' : 'User' },
     html_url: htmlUrl(comment),
+    issue_url: `https://api.github.com/repos/${comment.repo}/issues/${comment.issue}`,
     created_at: comment.createdAt,
     updated_at: comment.updatedAt
   }

@@ -34,9 +34,11 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
   const desk = askedWith(settings, environment.eventName) ? await loadDesk(settings, outside) : undefined
-  const reads = readsChange(settings, environment.eventName) ? await loadReads(settings, outside) : undefined
-  const history = settings.mode === 'batch' ? await loadHistory(settings, outside) : undefined
-  const digest = history ? await digestIssue(settings, history, outside) : undefined
+  // A batch finds its digest issue by the action's own records, and so who the token acts as.
+  const batch = settings.mode === 'batch'
+  const reads = readsChange(settings, environment.eventName) || batch ? await loadReads(settings, outside) : undefined
+  const history = batch ? await loadHistory(settings, outside) : undefined
+  const digest = history ? await digestIssue(settings, { history, reads }, outside) : undefined
   const opened =
     digest?.kind === 'unavailable'
       ? digest
@@ -201,10 +203,10 @@ async function loadHistory(settings: Settings, outside: Outside): Promise<Histor
   }
 }
 
-/** The digest issue a batch keeps its record on: `issue-number`, or the open issue with `digest-label`, opened if none. */
+/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
 async function digestIssue(
   settings: Settings,
-  history: History,
+  { history, reads }: { readonly history: History; readonly reads: GitHubReads | undefined },
   { runner, transport }: Outside
 ): Promise<
   { readonly kind: 'ready'; readonly number: number } | { readonly kind: 'unavailable'; readonly reason: string }
@@ -212,7 +214,8 @@ async function digestIssue(
   if (settings.issueNumber !== undefined) return { kind: 'ready', number: settings.issueNumber }
   const label = settings.batch.digestLabel
   try {
-    const number = await history.digest(label)
+    if (reads === undefined) throw new Error('the reads of GitHub could not be set up')
+    const number = await history.digest(label, reads)
     runner.log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
     return { kind: 'ready', number }
   } catch (error) {

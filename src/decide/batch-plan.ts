@@ -54,12 +54,15 @@ async function windowOf(
   const { since } = setup.settings.batch
   const now = setup.clock.date()
   const start = cursor ?? (since.kind === 'commit' ? { to: since.sha, toDate: now - 7 * DAY_MS } : undefined)
-  if (start === undefined) {
-    const at = since.kind === 'date' ? since.at : now - (since.kind === 'ago' ? since.ms : 0)
-    return { commits: await history.since(at, branch), rewritten: false }
+  const at = since.kind === 'date' ? since.at : now - (since.kind === 'ago' ? since.ms : 0)
+  const window =
+    start === undefined ? await history.since(at, branch) : await history.after(start.to, start.toDate, branch)
+  if (window.more) {
+    setup.log.info(
+      `More commits came after the start of this batch than one batch reads: it reads the oldest ${counted(window.commits.length, 'commit')}, up to ${window.commits.at(-1)?.sha.slice(0, 7) ?? 'its start'}, and the next run goes on from where it ends.`
+    )
   }
-  const window = await history.after(start.to, start.toDate, branch)
-  if (window.rewritten) {
+  if (start !== undefined && window.rewritten) {
     setup.log.warning(
       `The commit the last batch ended at (${start.to.slice(0, 7)}) is no longer in the history of ${forLog(branch, 80)} (it was rewritten): this batch starts at that commit's date, ${new Date(start.toDate).toISOString()}, instead.`
     )

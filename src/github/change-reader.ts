@@ -8,10 +8,18 @@ import type { Logger } from '../runner/io.ts'
 import type { Transport } from '../transport/transport.ts'
 import { formatDuration } from '../text/duration.ts'
 import { redactedDeep } from '../text/redact.ts'
-import type { ChangedFile, ChangeFetch, Commit, EventChange, FetchedChanges, FileStatus } from './change.ts'
+import type {
+  ChangedFile,
+  ChangeFetch,
+  Commit,
+  EventChange,
+  FetchedChanges,
+  FileStatus,
+  PullRequestFacts
+} from './change.ts'
 import { createGitHubClient, type GitHubClient, githubAccess, httpStatusOf, isRateLimitAnswer } from './client.ts'
 import { factsFromEvent } from './event.ts'
-import { countOf, fieldsAt, fieldsOf, firstTextOf, listOf, textOf } from './fields.ts'
+import { countOf, fieldsAt, fieldsOf, firstTextOf, httpUrlOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
 
 /** What the action reads of the event. */
 export type EventInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>
@@ -232,4 +240,67 @@ export function commitOf(entry: unknown): Commit {
     message: textOf(fieldsAt(commit, 'commit')['message']),
     author: firstTextOf(fieldsAt(commit, 'author')['login'], fieldsAt(commit, 'commit', 'author')['name'])
   }
+}
+
+/** A commit on the branch: its sha, when it was committed, its message's text and its author. */
+export interface BranchCommit {
+  readonly sha: string
+  readonly date: number
+  readonly message: string
+  readonly author: string
+}
+
+/** A pull request merged into the branch, as the pull request list tells it. */
+export interface MergedPull {
+  readonly facts: PullRequestFacts
+  readonly mergeCommit: string
+  readonly mergedAt: number
+}
+
+/** A commit on the branch, as the commit lists show it. */
+export function branchCommit(entry: unknown): BranchCommit {
+  const commit = fieldsAt(entry, 'commit')
+  return {
+    sha: textOf(fieldsOf(entry)['sha']),
+    date: Date.parse(firstTextOf(fieldsAt(commit, 'committer')['date'], fieldsAt(commit, 'author')['date'])) || 0,
+    message: textOf(commit['message']),
+    author: firstTextOf(fieldsAt(entry, 'author')['login'], fieldsAt(commit, 'author')['name'])
+  }
+}
+
+/** A merged pull request, as the pull request list shows it; undefined when it is not one. */
+export function mergedPull(entry: unknown, repository: string): MergedPull | undefined {
+  const pull = fieldsOf(entry)
+  const number = positiveIntegerOf(pull['number'])
+  const mergedAt = Date.parse(textOf(pull['merged_at']))
+  const mergeCommit = textOf(pull['merge_commit_sha'])
+  if (number === undefined || !Number.isFinite(mergedAt) || !/^[0-9a-f]{40}$/i.test(mergeCommit)) return undefined
+  const user = fieldsAt(pull, 'user')
+  const facts: PullRequestFacts = {
+    kind: 'pull-request',
+    action: 'closed',
+    draft: false,
+    headSha: '',
+    createdAt: undefined,
+    repository,
+    number,
+    title: textOf(pull['title']),
+    url: httpUrlOf(pull['html_url']),
+    author: textOf(user['login']),
+    baseRef: textOf(fieldsAt(pull, 'base')['ref']),
+    headRef: textOf(fieldsAt(pull, 'head')['ref']),
+    headRepository: undefined,
+    merged: true,
+    closed: true,
+    mergeCommitSha: mergeCommit,
+    labels: listOf(pull['labels'])
+      .map((label) => textOf(fieldsOf(label)['name']))
+      .filter((name) => name !== ''),
+    body: textOf(pull['body']),
+    changedFiles: undefined,
+    additions: undefined,
+    deletions: undefined,
+    commitCount: undefined
+  }
+  return { facts, mergeCommit: mergeCommit.toLowerCase(), mergedAt }
 }

@@ -61,3 +61,10 @@ export function postOf(post: Fields): { readonly author: string; readonly url: s
     body: textOf(post['body'])
   }
 }
+
+/** The number of the last page a Link header names; 1 when it names none. */
+export function lastPageOf(link: string | undefined): number {
+  const url = /<([^>]+)>;\s*rel="last"/.exec(link ?? '')?.[1]
+  const page = url === undefined ? NaN : Number(new URL(url).searchParams.get('page'))
+  return Number.isSafeInteger(page) && page > 1 ? page : 1
+}

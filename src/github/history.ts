@@ -6,31 +6,22 @@ import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Transport } from '../transport/transport.ts'
 import { redactedDeep } from '../text/redact.ts'
+import { forLog } from '../text/untrusted.ts'
 import type { FetchedChanges, PullRequestFacts } from './change.ts'
-import { readChanges } from './change-reader.ts'
+import { type BranchCommit, branchCommit, type MergedPull, mergedPull, readChanges } from './change-reader.ts'
+
+export type { BranchCommit, MergedPull } from './change-reader.ts'
 import { createGitHubClient, githubAccess, type GitHubClient } from './client.ts'
-import { fieldsAt, fieldsOf, firstTextOf, httpUrlOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
-
-/** A commit on the branch: its sha, when it was committed, its message's text and its author. */
-export interface BranchCommit {
-  readonly sha: string
-  readonly date: number
-  readonly message: string
-  readonly author: string
-}
-
-/** A pull request merged into the branch, as the pull request list tells it. */
-export interface MergedPull {
-  readonly facts: PullRequestFacts
-  readonly mergeCommit: string
-  readonly mergedAt: number
-}
+import { fieldsAt, fieldsOf, lastPageOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
+import { type GitHubReads, ownBatchRecordAt } from './reads.ts'
 
 /** The commits after a start, up to the branch's head, oldest first. */
 export interface CommitWindow {
   readonly commits: readonly BranchCommit[]
   /** The start was a commit no longer in the branch's history (rewritten): the window starts at its date instead. */
   readonly rewritten: boolean
+  /** More commits came after these than one batch reads: the window ends early, and the next batch goes on. */
+  readonly more: boolean
 }
 
 /** The most pages of 100 a listing reads: ten (a thousand commits, or pull requests). */
@@ -41,6 +32,7 @@ export class History {
   readonly #writes: () => GitHubClient
   readonly #settings: Settings
   readonly #redact: (text: string) => string
+  readonly #log: Logger
   readonly owner: string
   readonly repo: string
 
@@ -54,6 +46,7 @@ export class History {
     })
     this.#settings = settings
     this.#redact = transport.redact
+    this.#log = where.log
     const { requestTimeoutMs } = settings
     this.#client = createGitHubClient(transport, access, {
       deadlineMs: where.deadlineMs,
@@ -93,6 +86,37 @@ export class History {
 
   /** The commits after `from` (a commit) up to the branch's head; after `since` when `from` was rewritten away. */
   async after(from: string, since: number, branch: string): Promise<CommitWindow> {
+    return (await this.#compare(from, branch)) ?? { ...(await this.since(since, branch)), rewritten: true }
+  }
+
+  /**
+   * The commits on the branch since a date, oldest first. GitHub lists them newest first: when there are more than
+   * one batch reads, the window starts at the oldest one and goes on from there, so that none is left out.
+   */
+  async since(since: number, branch: string): Promise<CommitWindow> {
+    const params = { owner: this.owner, repo: this.repo, sha: branch, since: new Date(since).toISOString() }
+    const list = this.#client.octokit.rest.repos.listCommits
+    const newestFirst: BranchCommit[] = []
+    let page = 0
+    for await (const { data, headers } of this.#client.octokit.paginate.iterator(list, { ...params, per_page: 100 })) {
+      newestFirst.push(...listOf(data).map(branchCommit))
+      if (++page < MOST_PAGES) continue
+      const last = lastPageOf(headers.link)
+      if (last <= page) break
+      let oldest: BranchCommit | undefined
+      for await (const older of this.#client.octokit.paginate.iterator(list, { ...params, per_page: 100, page: last }))
+        oldest = listOf(older.data).map(branchCommit).at(-1) ?? oldest
+      const after = oldest && (await this.#compare(oldest.sha, branch))
+      if (!oldest || !after) throw new Error(`the history of ${branch} changed while it was read`)
+      return { ...after, commits: [oldest, ...after.commits] }
+    }
+    const seen = new Set<string>()
+    const commits = newestFirst.reverse().filter((commit) => !seen.has(commit.sha) && seen.add(commit.sha))
+    return { commits, rewritten: false, more: false }
+  }
+
+  /** The commits after `from` up to the branch's head, oldest first; undefined when `from` is not in its history. */
+  async #compare(from: string, branch: string): Promise<CommitWindow | undefined> {
     const compare = (page: number) =>
       this.#client.octokit.rest.repos.compareCommitsWithBasehead({
         owner: this.owner,
@@ -103,31 +127,13 @@ export class History {
       })
     const first = fieldsOf((await this.#read(() => compare(1))).data)
     const status = textOf(first['status'])
-    if (status !== 'ahead' && status !== 'identical')
-      return { commits: await this.since(since, branch), rewritten: true }
+    if (status !== 'ahead' && status !== 'identical') return undefined
+    const total = Number(first['total_commits'] ?? 0)
     const commits = listOf(first['commits']).map(branchCommit)
-    for (let page = 2; commits.length < Number(first['total_commits'] ?? 0) && page <= MOST_PAGES; page++) {
+    for (let page = 2; commits.length < total && page <= MOST_PAGES; page++) {
       commits.push(...listOf(fieldsOf((await this.#read(() => compare(page))).data)['commits']).map(branchCommit))
     }
-    return { commits, rewritten: false }
-  }
-
-  /** The commits on the branch since a date, oldest first. */
-  async since(since: number, branch: string): Promise<BranchCommit[]> {
-    const newestFirst: BranchCommit[] = []
-    const pages = this.#client.octokit.paginate.iterator(this.#client.octokit.rest.repos.listCommits, {
-      owner: this.owner,
-      repo: this.repo,
-      sha: branch,
-      since: new Date(since).toISOString(),
-      per_page: 100
-    })
-    let page = 0
-    for await (const { data } of pages) {
-      newestFirst.push(...listOf(data).map(branchCommit))
-      if (++page >= MOST_PAGES) break
-    }
-    return newestFirst.reverse()
+    return { commits, rewritten: false, more: commits.length < total }
   }
 
   /** The pull requests merged into the branch since `since`, newest first as GitHub lists them by update. */
@@ -163,21 +169,94 @@ export class History {
     return redactedDeep(read.fetched, this.#redact) as FetchedChanges
   }
 
-  /** The open issue labelled `label`, opening it when there is none: its number. */
-  async digest(label: string): Promise<number> {
-    const { data } = await this.#read(() =>
-      this.#client.octokit.rest.issues.listForRepo({
+  /**
+   * The digest issue: of the issues labelled `label`, open or closed, the one that holds the action's own batch records
+   * of this project (written by the token's identity: anyone else's are no records); else the issue that holds them
+   * among the repository's latest comments, labelled again; else the lowest open one labelled; else a new one.
+   */
+  async digest(label: string, reads: GitHubReads): Promise<number> {
+    const labelled = await this.#labelled(label)
+    const me = await reads.login()
+    if (me === undefined) throw new Error('GitHub did not say who the token acts as, to find its batch records')
+    const kept = await this.#holding(labelled, me)
+    const others = labelled.filter((issue) => issue.number !== kept?.number).map((issue) => `#${issue.number}`)
+    if (kept !== undefined) {
+      if (!kept.open)
+        this.#log.info(`The digest issue #${kept.number} is closed: it keeps the batches' records, which go on there.`)
+      if (others.length > 0)
+        this.#log.info(
+          `Also labelled "${forLog(label, 80)}", with no batch record of this action: ${others.join(', ')}; left alone.`
+        )
+      return kept.number
+    }
+    const found = await reads.latestBatchRecord()
+    if (found.issue !== undefined) {
+      await this.#labelAgain(found.issue, label)
+      return found.issue
+    }
+    if (!found.complete) {
+      this.#log.warning(
+        `No batch record of this action was found on the issues labelled "${forLog(label, 80)}", nor in the repository's ${(MOST_PAGES * 100).toLocaleString('en-US')} most recently updated comments: this batch starts at batch-since. If an earlier digest issue lost its label, label it "${forLog(label, 80)}" again.`
+      )
+    }
+    return labelled.find((issue) => issue.open)?.number ?? (await this.#openDigest(label))
+  }
+
+  /** The issues labelled `label`, open or closed, lowest number first. */
+  async #labelled(label: string): Promise<{ readonly number: number; readonly open: boolean }[]> {
+    const found: { number: number; open: boolean }[] = []
+    const params = { owner: this.owner, repo: this.repo, labels: label, state: 'all' as const, per_page: 100 }
+    let page = 0
+    for await (const { data } of this.#client.octokit.paginate.iterator(
+      this.#client.octokit.rest.issues.listForRepo,
+      params
+    )) {
+      for (const issue of listOf(data)) {
+        const number = positiveIntegerOf(fieldsOf(issue)['number'])
+        if (number !== undefined) found.push({ number, open: textOf(fieldsOf(issue)['state']) !== 'closed' })
+      }
+      if (++page >= MOST_PAGES) break
+    }
+    return found.sort((a, b) => a.number - b.number)
+  }
+
+  /** Of these issues, the one whose newest batch record of the action's own is the latest; undefined if none has one. */
+  async #holding<T extends { readonly number: number }>(issues: readonly T[], me: string): Promise<T | undefined> {
+    let kept: { issue: T; at: number } | undefined
+    for (const issue of issues.slice(0, MOST_PAGES)) {
+      const params = { owner: this.owner, repo: this.repo, issue_number: issue.number, per_page: 100 }
+      let [page, at] = [0, 0]
+      for await (const { data } of this.#client.octokit.paginate.iterator(
+        this.#client.octokit.rest.issues.listComments,
+        params
+      )) {
+        for (const comment of listOf(data)) at = Math.max(at, ownBatchRecordAt(comment, me, this.#settings.projectId))
+        // With one issue to choose from, one record is enough; with several, the newest one tells.
+        if ((at > 0 && issues.length === 1) || ++page >= MOST_PAGES) break
+      }
+      if (at > (kept?.at ?? 0)) kept = { issue, at }
+    }
+    return kept?.issue
+  }
+
+  /** The issue that keeps the batches' records had lost its label: labelled again, so that the next run finds it. */
+  async #labelAgain(number: number, label: string): Promise<void> {
+    const writes = this.#writes()
+    await writes.bounded(
+      writes.octokit.rest.issues.addLabels({
         owner: this.owner,
         repo: this.repo,
-        labels: label,
-        state: 'open',
-        per_page: 100
+        issue_number: number,
+        labels: [label]
       })
     )
-    const open = listOf(data)
-      .map((issue) => positiveIntegerOf(fieldsOf(issue)['number']))
-      .filter((number) => number !== undefined)
-    if (open.length > 0) return Math.min(...open)
+    this.#log.warning(
+      `Issue #${number} keeps the batches' records but was no longer labelled "${forLog(label, 80)}": labelled again, and used as the digest issue.`
+    )
+  }
+
+  /** A new digest issue, labelled `label`: its number. */
+  async #openDigest(label: string): Promise<number> {
     const writes = this.#writes()
     const created = await writes.bounded(
       writes.octokit.rest.issues.create({
@@ -217,49 +296,3 @@ export class History {
 const DIGEST_BODY =
   'Each comment below is one batch of `mode: batch`: the pull requests it covered, its agent job, and the docs pull ' +
   'request it opened. The comments are also the record the next batch starts from: keep them.'
-
-function branchCommit(entry: unknown): BranchCommit {
-  const commit = fieldsAt(entry, 'commit')
-  return {
-    sha: textOf(fieldsOf(entry)['sha']),
-    date: Date.parse(firstTextOf(fieldsAt(commit, 'committer')['date'], fieldsAt(commit, 'author')['date'])) || 0,
-    message: textOf(commit['message']),
-    author: firstTextOf(fieldsAt(entry, 'author')['login'], fieldsAt(commit, 'author')['name'])
-  }
-}
-
-function mergedPull(entry: unknown, repository: string): MergedPull | undefined {
-  const pull = fieldsOf(entry)
-  const number = positiveIntegerOf(pull['number'])
-  const mergedAt = Date.parse(textOf(pull['merged_at']))
-  const mergeCommit = textOf(pull['merge_commit_sha'])
-  if (number === undefined || !Number.isFinite(mergedAt) || !/^[0-9a-f]{40}$/i.test(mergeCommit)) return undefined
-  const user = fieldsAt(pull, 'user')
-  const facts: PullRequestFacts = {
-    kind: 'pull-request',
-    action: 'closed',
-    draft: false,
-    headSha: '',
-    createdAt: undefined,
-    repository,
-    number,
-    title: textOf(pull['title']),
-    url: httpUrlOf(pull['html_url']),
-    author: textOf(user['login']),
-    baseRef: textOf(fieldsAt(pull, 'base')['ref']),
-    headRef: textOf(fieldsAt(pull, 'head')['ref']),
-    headRepository: undefined,
-    merged: true,
-    closed: true,
-    mergeCommitSha: mergeCommit,
-    labels: listOf(pull['labels'])
-      .map((label) => textOf(fieldsOf(label)['name']))
-      .filter((name) => name !== ''),
-    body: textOf(pull['body']),
-    changedFiles: undefined,
-    additions: undefined,
-    deletions: undefined,
-    commitCount: undefined
-  }
-  return { facts, mergeCommit: mergeCommit.toLowerCase(), mergedAt }
-}

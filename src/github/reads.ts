@@ -10,7 +10,7 @@ import type { EventChange, PullRequestFacts } from './change.ts'
 import { type EventInfo, readChanges, readEventChange } from './change-reader.ts'
 import { createGitHubClient, githubAccess, isAuthor, loginOf } from './client.ts'
 import { fieldsAt, listOf, textOf } from './fields.ts'
-import { readMarker, type TrackingState } from './tracking-record.ts'
+import { readMarker, type TrackingState, tracksProject } from './tracking-record.ts'
 
 export interface GitHubReads {
   /** The change the event is about, with its files when the settings need them. Never throws. */
@@ -31,6 +31,11 @@ export interface GitHubReads {
   since(pull: PullRequestFacts, before: string): Promise<EventChange>
   /** Whether one of the action's own records names this pull request as the docs pull request its job opened. */
   recordsAsDocs(url: string, since: number): Promise<boolean>
+  /**
+   * The issue that holds the latest of the action's own batch records of this project, among the repository's most
+   * recently updated comments; `complete` is false when there were more than it looks through. Throws what GitHub threw.
+   */
+  latestBatchRecord(): Promise<{ readonly issue: number | undefined; readonly complete: boolean }>
 }
 
 /** The most comments looked through for records of recent jobs: 10 pages of 100. */
@@ -101,6 +106,30 @@ class Reads implements GitHubReads {
     return found
   }
 
+  async latestBatchRecord(): Promise<{ readonly issue: number | undefined; readonly complete: boolean }> {
+    const [owner = '', repo = ''] = this.#where.repository.split('/')
+    const me = await this.login()
+    if (me === undefined) throw new Error('GitHub did not say who the token acts as')
+    const github = this.#client()
+    const params = { owner, repo, sort: 'updated', direction: 'desc', per_page: 100 } as const
+    const search = async () => {
+      let page = 0
+      for await (const { data } of github.octokit.paginate.iterator(
+        github.octokit.rest.issues.listCommentsForRepo,
+        params
+      )) {
+        for (const comment of listOf(data)) {
+          const issue = Number(/\/issues\/(\d+)$/.exec(textOf(fieldsAt(comment)['issue_url']))?.[1])
+          if (ownBatchRecordAt(comment, me, this.#settings.projectId) > 0 && Number.isSafeInteger(issue))
+            return { issue, complete: true }
+        }
+        if (++page >= MOST_COMMENT_PAGES) return { issue: undefined, complete: false }
+      }
+      return { issue: undefined, complete: true }
+    }
+    return github.bounded(search())
+  }
+
   async since(pull: PullRequestFacts, before: string): Promise<EventChange> {
     const [owner = '', repo = ''] = this.#where.repository.split('/')
     const facts = { kind: 'pull-request-update', before, after: pull.headSha, ...pick(pull) } as const
@@ -163,6 +192,13 @@ function ownRecord(comment: unknown, me: string): TrackingState | undefined {
   const user = fieldsAt(comment, 'user')
   const author = { login: textOf(user['login']), type: textOf(user['type']) }
   return isAuthor(author, me) ? readMarker(textOf(fieldsAt(comment)['body'])) : undefined
+}
+
+/** When this comment, if one of the action's own batch records of this project, was last updated; else 0. */
+export function ownBatchRecordAt(comment: unknown, me: string, projectId: string): number {
+  const state = ownRecord(comment, me)
+  if (!state?.batch || !tracksProject(state, projectId)) return 0
+  return Date.parse(textOf(fieldsAt(comment)['updated_at'])) || 1
 }
 
 /** The starts of this project's jobs since `since`, but this step's in this run, that one of the records holds. */

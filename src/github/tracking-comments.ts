@@ -3,6 +3,7 @@
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
 import { type GitHubClient, httpStatusOf, isAuthor, loginOf } from './client.ts'
+import { lastPageOf } from './fields.ts'
 import type { CommentTarget } from './event.ts'
 import {
   fitComment,
@@ -252,11 +253,4 @@ type ListedComment = {
 function mayHaveLanded(error: unknown): boolean {
   const status = httpStatusOf(error)
   return status === undefined || status >= 500
-}
-
-/** The number of the last page a Link header names; 1 when it names none. */
-function lastPageOf(link: string | undefined): number {
-  const url = /<([^>]+)>;\s*rel="last"/.exec(link ?? '')?.[1]
-  const page = url === undefined ? NaN : Number(new URL(url).searchParams.get('page'))
-  return Number.isSafeInteger(page) && page > 1 ? page : 1
 }

@@ -1,0 +1,175 @@
+// mode: batch against the simulated admin API and GitHub: the digest issue is found by the action's own records, not
+// only by its label, and a window longer than one batch reads is covered in turn. No pull request is described twice,
+// and none is skipped.
+import { describe, expect, it } from 'vitest'
+import type { HistoryCommit, MergedPull, SimulatedHistory } from '../../sim/github-history.ts'
+import { markerOf } from '../../src/github/tracking-record.ts'
+import { warningAnnotations } from '../support/expectations.ts'
+import { loopback } from './support/loopback.ts'
+import { bundleRunner } from './support/run-bundle.ts'
+
+const KEY = 'mint_batch_records_key_0123'
+const TOKEN = 'ghs_batch_records_token_01'
+const PROJECT = 'docs'
+const PROMPT = 'Document what was merged.'
+const DOCS_PR = 'https://github.com/acme/docs/pull/300'
+
+const servers = loopback()
+const run = bundleRunner({
+  githubToken: TOKEN,
+  env: { GITHUB_REPOSITORY: 'acme/api' },
+  inputs: {
+    'project-id': PROJECT,
+    'api-key': KEY,
+    mode: 'batch',
+    prompt: PROMPT,
+    'poll-interval': '100ms',
+    'max-poll-interval': '300ms'
+  }
+})
+
+/** Several runs, and GitHub's writes spaced a second apart: a test takes tens of seconds, more on a busy machine. */
+const RUNS_MS = 240_000
+
+const hoursAgo = (hours: number): string => new Date(Date.now() - hours * 3_600_000).toISOString()
+const shaOf = (n: number): string => n.toString(16).padStart(40, 'c')
+
+function mergedPull(number: number, date: string): MergedPull {
+  const patch = '@@ -1 +1 @@\n-a\n+b'
+  return {
+    number,
+    title: `Change number ${number}`,
+    user: 'octocat',
+    mergedAt: date,
+    mergeCommit: shaOf(number),
+    body: '',
+    files: [{ filename: `src/part-${number}.ts`, status: 'modified', additions: 4, deletions: 1, patch }]
+  }
+}
+
+/** A branch whose history is a merge commit for each of these pull requests, one every hour, ending an hour ago. */
+function historyOf(numbers: readonly number[]): SimulatedHistory {
+  const commits: HistoryCommit[] = []
+  const merged: MergedPull[] = []
+  numbers.forEach((number, index) => {
+    const date = hoursAgo(numbers.length - index + 1)
+    commits.push({ sha: shaOf(number), message: `Merge pull request #${number}`, author: 'octocat', date })
+    merged.push(mergedPull(number, date))
+  })
+  return { branch: 'main', commits, merged }
+}
+
+/** Merges another pull request into the branch, now. */
+function merge(history: SimulatedHistory, number: number): void {
+  const date = new Date().toISOString()
+  history.commits.push({ sha: shaOf(number), message: `Merge pull request #${number}`, author: 'octocat', date })
+  history.merged.push(mergedPull(number, date))
+}
+
+async function world(history: SimulatedHistory, github: Parameters<typeof servers.github>[0] = {}) {
+  const fake = await servers.github({ owner: 'acme', repo: 'api', history, ...github })
+  const agent = await servers.agentApi({
+    projectId: PROJECT,
+    apiKey: KEY,
+    run: { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } }
+  })
+  const once = () => run(agent.server, {}, { eventName: 'schedule', event: { schedule: '0 6 * * *' }, github: fake })
+  return { github: fake, api: agent.api, once }
+}
+
+describe('mode: batch finds its records', { timeout: RUNS_MS }, () => {
+  it('goes on from a digest issue someone closed: the next batch covers only what was merged since', async () => {
+    const history = historyOf([11, 12, 13])
+    const { github, api, once } = await world(history)
+    const first = await once()
+    expect(first.outputs['batch-prs'], first.stdout).toBe('[11,12,13]')
+    const [digest] = github.issues
+    for (const issue of github.issues) issue.state = 'closed'
+    const second = await once()
+    expect(second.outputs, second.stdout).toMatchObject({ outcome: 'skipped', 'skip-reason': 'nothing new' })
+    expect(second.stdout).toContain(`The digest issue #${digest?.number} is closed: it keeps the batches' records`)
+    merge(history, 14)
+    const third = await once()
+    expect(third.outputs).toMatchObject({ 'batch-prs': '[14]', 'batch-from': shaOf(13) })
+    expect(github.issues).toHaveLength(1)
+    expect(api.posts).toHaveLength(2)
+  })
+
+  it('labels its digest issue again when someone removed the label, and says so', async () => {
+    const { github, api, once } = await world(historyOf([11, 12]))
+    await once()
+    const [digest] = github.issues
+    for (const issue of github.issues) issue.labels = []
+    const second = await once()
+    expect(second.outputs, second.stdout).toMatchObject({ outcome: 'skipped', 'skip-reason': 'nothing new' })
+    expect(warningAnnotations(second)).toContain(
+      `Issue #${digest?.number} keeps the batches' records but was no longer labelled "docs digest": labelled again, and used as the digest issue.`
+    )
+    expect(github.issues).toMatchObject([{ number: digest?.number, labels: ['docs digest'] }])
+    expect(api.posts).toHaveLength(1)
+  })
+
+  it('keeps its digest issue when someone labels an older issue "docs digest"', async () => {
+    const old = { number: 1, title: 'An old question', labels: [] as string[], state: 'open' as const }
+    const { github, api, once } = await world(historyOf([11, 12]), { issues: [old] })
+    await once()
+    const digest = github.issues.find((issue) => issue.number !== 1)
+    github.issues.find((issue) => issue.number === 1)?.labels.push('docs digest')
+    const second = await once()
+    expect(second.outputs, second.stdout).toMatchObject({ outcome: 'skipped', 'skip-reason': 'nothing new' })
+    expect(second.stdout).toContain(`Digest issue: #${digest?.number} (labelled "docs digest").`)
+    expect(second.stdout).toContain('Also labelled "docs digest", with no batch record of this action: #1; left alone.')
+    expect(api.posts).toHaveLength(1)
+  })
+
+  it("takes no issue for the digest issue by a stranger's record on it", async () => {
+    const forged = markerOf({
+      job: 'job-evil',
+      requests: [{ kind: 'start', run: '1', attempt: 1, prompt: 'x', line: 'x', project: PROJECT, at: Date.now() }],
+      ended: 'completed',
+      batch: { from: '', to: shaOf(12), toDate: Date.now(), pulls: [11, 12] }
+    })
+    const { github, api, once } = await world(historyOf([11, 12]), {
+      issues: [
+        { number: 1, title: 'Docs digest', labels: ['docs digest'], state: 'closed' },
+        { number: 2, title: 'Docs digest', labels: ['docs digest'], state: 'open' }
+      ],
+      existing: [{ issue: 1, user: 'mallory', body: `${forged}\nlooks like ours` }]
+    })
+    const result = await once()
+    expect(result.outputs, result.stdout).toMatchObject({ 'batch-prs': '[11,12]' })
+    expect(result.stdout).toContain('Digest issue: #2')
+    expect(api.posts).toHaveLength(1)
+    expect(github.comments.filter((comment) => comment.issue === 2)).toHaveLength(1)
+  })
+})
+
+describe('mode: batch over a long window', { timeout: RUNS_MS }, () => {
+  it('covers more than a thousand commits in turn, oldest first, each merged pull request once', async () => {
+    const start = Date.now() - 5 * 86_400_000
+    const at = (i: number) => new Date(start + i * 60_000).toISOString()
+    const commits: HistoryCommit[] = [
+      { sha: shaOf(1), message: 'Merge pull request #1', author: 'octocat', date: at(0) }
+    ]
+    for (let i = 1; i <= 1100; i++) {
+      commits.push({ sha: shaOf(100_000 + i), message: `Direct commit ${i}`, author: 'hubot', date: at(i) })
+    }
+    commits.push({ sha: shaOf(2), message: 'Merge pull request #2', author: 'octocat', date: at(1101) })
+    const history: SimulatedHistory = {
+      branch: 'main',
+      commits,
+      merged: [mergedPull(1, at(0)), mergedPull(2, at(1101))]
+    }
+    const { api, once } = await world(history)
+    const first = await once()
+    expect(first.outputs, first.stdout).toMatchObject({ 'batch-prs': '[1]', 'batch-to': shaOf(100_000 + 1000) })
+    expect(first.stdout).toContain(
+      `More commits came after the start of this batch than one batch reads: it reads the oldest 1,001 commits, up to ${shaOf(101_000).slice(0, 7)}, and the next run goes on from where it ends.`
+    )
+    const second = await once()
+    expect(second.outputs, second.stdout).toMatchObject({ 'batch-prs': '[2]', 'batch-from': shaOf(101_000) })
+    const third = await once()
+    expect(third.outputs['skip-reason']).toBe('nothing new')
+    expect(api.posts).toHaveLength(2)
+  })
+})
