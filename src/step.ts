@@ -37,8 +37,8 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   // API stays recorded there, so that a re-run does not send it again.
   const elapsedMs = setup.clock.now() - setup.startedAt
   const job = decision.kind === 'skipped' ? decision.job : undefined
-  // The job a status request read, or one a request may have reached: the output names it, as `result` does.
-  if (decision.jobId !== undefined) outside.runner.outputs.set('job-id', decision.jobId)
+  // The job a status request read: the output names it, as `result` does.
+  if (decision.kind === 'skipped' && decision.jobId !== undefined) outside.runner.outputs.set('job-id', decision.jobId)
   const nothingSent = decision.kind === 'cancelled' && decision.nothingSent === true
   const result = {
     polls: 0,

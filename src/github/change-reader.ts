@@ -9,12 +9,14 @@ import type { Transport } from '../transport/transport.ts'
 import { formatDuration } from '../text/duration.ts'
 import { redactedDeep } from '../text/redact.ts'
 import type {
+  BranchCommit,
   ChangedFile,
   ChangeFetch,
   Commit,
   EventChange,
   FetchedChanges,
   FileStatus,
+  MergedPull,
   PullRequestFacts
 } from './change.ts'
 import { createGitHubClient, type GitHubClient, githubAccess, httpStatusOf, isRateLimitAnswer } from './client.ts'
@@ -240,21 +242,6 @@ export function commitOf(entry: unknown): Commit {
     message: textOf(fieldsAt(commit, 'commit')['message']),
     author: firstTextOf(fieldsAt(commit, 'author')['login'], fieldsAt(commit, 'commit', 'author')['name'])
   }
-}
-
-/** A commit on the branch: its sha, when it was committed, its message's text and its author. */
-export interface BranchCommit {
-  readonly sha: string
-  readonly date: number
-  readonly message: string
-  readonly author: string
-}
-
-/** A pull request merged into the branch, as the pull request list tells it. */
-export interface MergedPull {
-  readonly facts: PullRequestFacts
-  readonly mergeCommit: string
-  readonly mergedAt: number
 }
 
 /** A commit on the branch, as the commit lists show it. */

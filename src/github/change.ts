@@ -184,3 +184,18 @@ export interface FetchedChanges {
   /** A compare's status: `ahead` (the head descends from the base), `behind`, `diverged` or `identical`. */
   readonly compareStatus?: string | undefined
 }
+
+/** A commit on the branch: its sha, when it was committed, its message's text and its author. */
+export interface BranchCommit {
+  readonly sha: string
+  readonly date: number
+  readonly message: string
+  readonly author: string
+}
+
+/** A pull request merged into the branch, as the pull request list tells it. */
+export interface MergedPull {
+  readonly facts: PullRequestFacts
+  readonly mergeCommit: string
+  readonly mergedAt: number
+}
