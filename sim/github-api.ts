@@ -485,7 +485,7 @@ function writePullsAndChecks(
   const pull = /^\/pulls\/(\d+)$/.exec(rest)
   const found = pull ? pullOf(world, repo, Number(pull[1])) : undefined
   if (found && req.method === 'PATCH') {
-    if (body['state'] === 'open' && found.state === 'closed' && found.branchDeleted === true) {
+    if (body['state'] === 'open' && found.state === 'closed' && (found.branchDeleted === true || found.merged)) {
       return sendJson(res, 422, { message: 'state cannot be changed. The head branch was deleted.' })
     }
     if (body['state'] === 'closed' || body['state'] === 'open') found.state = body['state']

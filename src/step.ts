@@ -26,8 +26,9 @@ export type { Outside } from './setup.ts'
 
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
-  const check = await openCheck(setup, outside.environment, outside.runner)
-  const decision = await decide(setup)
+  const asked = notAskedOf(setup)
+  const check = asked === undefined ? await openCheck(setup, outside.environment, outside.runner) : undefined
+  const decision = asked ?? (await decide(setup))
   const report = reporter(settings, outside.runner, stepFacts(settings, decision, setup.redact), check)
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report, check)
@@ -54,12 +55,8 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
 
 /** What to do with this event, as the mode says; the gates first, wherever a prompt would be sent. */
 async function decide(setup: StepSetup): Promise<Decision> {
-  const { desk, settings } = setup
+  const { desk } = setup
   if (desk?.read) return decideRequest(setup, desk, desk.read)
-  // A step that answers people acts only when asked: opening an issue, a push or taking a label off asks nothing.
-  if (settings.mode === 'single' && takesRequests(settings.requests)) {
-    return { kind: 'skipped', reason: notAsked(settings.requests) }
-  }
   if (setup.settings.mode === 'batch') return decideBatch(setup)
   if (setup.settings.mode === 'pair') {
     const change = await setup.reads?.change()
@@ -68,6 +65,16 @@ async function decide(setup: StepSetup): Promise<Decision> {
     return decidePair(setup, change)
   }
   return (await beforeSpending(setup)) ?? chooseJob(setup)
+}
+
+/**
+ * A step that answers people acts only when asked: opening an issue, a push or taking a label off asks nothing, and
+ * gets nothing, not even a check run. The decision that says so; undefined when the event may ask.
+ */
+function notAskedOf(setup: StepSetup): Decision | undefined {
+  const { settings, desk } = setup
+  if (desk?.read !== undefined || settings.mode !== 'single' || !takesRequests(settings.requests)) return undefined
+  return { kind: 'skipped', reason: notAsked(settings.requests) }
 }
 
 /** Why an event asks nothing of a step that answers requests: what would have asked. */

@@ -45,7 +45,7 @@ export async function decideBatch(setup: StepSetup): Promise<Decision> {
       setup,
       history,
       batches.map((comment) => pending.ended(comment)),
-      read.tracked.length
+      batches.length
     )
   } catch (error) {
     if (setup.clock.cancelled()) return { kind: 'cancelled', reason: 'Cancelled before anything was sent.' }
@@ -119,14 +119,14 @@ async function nextBatch(
   setup: StepSetup,
   history: History,
   records: readonly TrackingState[],
-  recordsRead: number
+  batchesRead: number
 ): Promise<Decision> {
   const { settings } = setup
   const { branch, window, taken, plan } = await readNextBatch(setup, history, records)
   if (plan.covered.length === 0 && plan.direct.length === 0) {
     return { kind: 'skipped', reason: window.commits.length === 0 ? 'nothing new' : 'nothing new could be read' }
   }
-  if (await anotherRunTookIt(setup, recordsRead)) {
+  if (await anotherRunTookIt(setup, batchesRead)) {
     return { kind: 'skipped', reason: 'another run took this batch: its record appeared on the digest issue meanwhile' }
   }
   const included = taken.parts.map(({ pull }) => ({ number: pull.facts.number, url: pull.facts.url }))
@@ -142,10 +142,13 @@ async function nextBatch(
   return decided.kind === 'job' ? { ...decided, batch } : decided
 }
 
-/** Whether another run recorded a batch on the digest issue since this run read it. */
-async function anotherRunTookIt(setup: StepSetup, recordsRead: number): Promise<boolean> {
+/** Whether another run recorded a batch of this project on the digest issue since this run read its batches. */
+async function anotherRunTookIt(setup: StepSetup, batchesRead: number): Promise<boolean> {
   const again = await setup.github?.listTracked(GITHUB_DEADLINE_MS).catch(() => undefined)
-  return again !== undefined && again.length > recordsRead
+  const batches = again?.filter(
+    (comment) => comment.state.batch && tracksProject(comment.state, setup.settings.projectId)
+  )
+  return batches !== undefined && batches.length > batchesRead
 }
 
 /** Every pull request of the batch was skipped by the gates: recorded, so the cursor passes them, and no job. */

@@ -6,7 +6,7 @@ import type { EventChange, PullRequestFacts } from '../github/change.ts'
 import type { Done, PullRef } from '../github/pulls.ts'
 import type { StoredComment } from '../github/tracking-comments.ts'
 import type { WaitResult } from '../wait/job-wait.ts'
-import { tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
+import { type SourceEnd, tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { composePrompt } from '../prompt/compose.ts'
 import { forLog } from '../text/untrusted.ts'
 import { earlierAttempt, readTracked, runRecord } from './choose.ts'
@@ -44,13 +44,13 @@ export async function decidePair(setup: StepSetup, change: EventChange): Promise
     (comment) => comment.state.job !== UNKNOWN_JOB && tracksProject(comment.state, settings.projectId)
   )
   if (pull.action === 'closed') return endOfSource(setup, pull, tracked)
-  const closedByUs = tracked?.state.source === 'closed'
-  const record = closedByUs ? await reopenDocs(setup, pull, tracked) : tracked
+  const open = tracked?.state.source === 'closed' ? await reopenDocs(setup, pull, tracked) : undefined
+  const record = open === undefined ? tracked : open.record
   const gated = await beforeSpending(setup)
   if (gated) return gated
   if (record === undefined) return start(setup, run, pull, undefined)
   const decided = await followUp(setup, run, pull, record)
-  return closedByUs && decided.kind === 'skipped' ? { ...decided, action: 'reopened' } : decided
+  return open?.reopened === true && decided.kind === 'skipped' ? { ...decided, action: 'reopened' } : decided
 }
 
 /** Why this event of the pull request asks for nothing, if it does not. */
@@ -170,50 +170,72 @@ async function endOfSource(
   if (record === undefined || docs === undefined) {
     return skipped(setup, `${name} was ${how}, and no docs pull request is recorded for it`, how)
   }
-  if (record.state.source === how)
+  const ended = record.state.source
+  if (ended === how || (how === 'closed' && ended === 'found-closed'))
     return skipped(setup, `${name} was ${how}, and its docs pull request was told already`, how)
   const ref = docsPull(setup, docs)
-  const notes =
+  const told: Told =
     ref === undefined
-      ? [`${docs} is not a GitHub pull request the action can reach`]
+      ? { end: undefined, notes: [`${docs} is not a GitHub pull request the action can reach`] }
       : await tellDocs(setup, pull, ref, how)
+  const { notes, already } = told
   for (const note of notes) setup.log.warning(note)
-  const comment = setup.openComment({ state: { ...record.state, source: how }, commentId: record.id, find: false })
-  comment?.show({ kind: 'source', how, docs, notes })
+  // Not told: nothing is recorded, so that the next delivery of the event tries again.
+  const state = told.end === undefined ? record.state : { ...record.state, source: told.end }
+  const comment = setup.openComment({ state, commentId: record.id, find: false })
+  comment?.show({ kind: 'source', how, docs, notes, ...(already ? { already } : {}) })
   await comment?.settle()
-  const told = notes.length === 0 ? (how === 'merged' ? 'told' : 'closed') : 'not told (see the warnings)'
-  return skipped(setup, `${name} was ${how}: its docs pull request ${docs} was ${told}`, how)
+  const done = already
+    ? `${already === 'merged' ? 'merged' : 'closed'} already, and is left as it is`
+    : notes.length === 0
+      ? { merged: 'told', closed: 'closed' }[how]
+      : 'not told (see the warnings)'
+  return skipped(setup, `${name} was ${how}: its docs pull request ${docs} was ${done}`, how)
+}
+
+/** What telling the docs pull request came to: what to record (none: not told), what failed, what it found. */
+interface Told {
+  readonly end: SourceEnd | undefined
+  readonly notes: string[]
+  readonly already?: 'was-closed' | 'merged'
 }
 
 /**
  * The code pull request is open again after the action closed its docs pull request: that one is reopened too, so
- * that follow-ups land where a reviewer sees them; when it cannot be (its branch is gone), the next job starts anew.
+ * that follow-ups land where a reviewer sees them. When GitHub will not (its branch is gone, or it was merged), the
+ * next job starts anew (undefined); when it cannot be reached, the job is followed up, and a later event tries again.
  */
 async function reopenDocs(
   setup: StepSetup,
   pull: PullRequestFacts,
   record: StoredComment
-): Promise<StoredComment | undefined> {
+): Promise<{ readonly record: StoredComment | undefined; readonly reopened: boolean }> {
   const docs = record.state.pr ?? ''
   const ref = docsPull(setup, docs)
   const done = ref === undefined || setup.pulls === undefined ? undefined : await setup.pulls.reopen(ref)
-  if (ref === undefined || done?.kind !== 'done') {
-    const why = done?.kind === 'warning' ? done.warning : `${docs} is not a GitHub pull request the action can reach.`
-    setup.log.warning(`${why} A new job is started for the whole of pull request #${pull.number}.`)
-    return undefined
+  const name = `pull request #${pull.number}`
+  if (done?.kind === 'done' && (done.value === 'refused' || done.value === 'merged')) {
+    const why = done.value === 'merged' ? `${docs} was merged` : `GitHub would not reopen ${docs} (its branch is gone)`
+    setup.log.warning(`${why}: a new job is started for the whole of ${name}.`)
+    return { record: undefined, reopened: false }
   }
-  const source = pull.url === '' ? `pull request #${pull.number}` : pull.url
+  if (ref === undefined || done?.kind !== 'done') {
+    const why = done?.kind === 'warning' ? done.warning : `${docs} could not be reopened.`
+    setup.log.warning(`${why} The job is followed up; its docs pull request stays closed until it can be reopened.`)
+    return { record, reopened: false }
+  }
+  const source = pull.url === '' ? name : pull.url
   const body = `The code pull request ${source}, which this docs pull request documents, was reopened, so this docs pull request is reopened too.`
-  // `false`: someone reopened it already, and said so themselves.
-  const said = done.value ? await setup.pulls?.comment(ref, body) : undefined
+  // Open already: someone reopened it, and said so themselves.
+  const said = done.value === 'reopened' ? await setup.pulls?.comment(ref, body) : undefined
   const notes = said?.kind === 'warning' ? [said.warning] : []
   for (const note of notes) setup.log.warning(note)
   const { source: _closed, ...state } = record.state
   const comment = setup.openComment({ state, commentId: record.id, find: false })
   comment?.show({ kind: 'source', how: 'reopened', docs, notes })
   await comment?.settle()
-  setup.log.info(`Reopened ${docs}: pull request #${pull.number} is open again.`)
-  return { ...record, state }
+  setup.log.info(`Reopened ${docs}: ${name} is open again.`)
+  return { record: { ...record, state }, reopened: true }
 }
 
 function docsPull(setup: StepSetup, url: string): PullRef | undefined {
@@ -221,25 +243,36 @@ function docsPull(setup: StepSetup, url: string): PullRef | undefined {
   return link.kind === 'link' ? link.pullRequest : undefined
 }
 
-/** The note (and label) on the docs pull request, or closing it; what could not be done, in our own words. */
+/**
+ * The note (and label) on the docs pull request, or closing it; what could not be done, in our own words. A docs pull
+ * request closed or merged already was someone's decision: it is left as it is, and told nothing.
+ */
 async function tellDocs(
   setup: StepSetup,
   pull: PullRequestFacts,
   ref: PullRef,
   how: 'merged' | 'closed'
-): Promise<string[]> {
+): Promise<Told> {
   const { pulls, settings } = setup
-  if (pulls === undefined) return ['The docs pull request was not told: GitHub could not be set up.']
+  if (pulls === undefined)
+    return { end: undefined, notes: ['The docs pull request was not told: GitHub could not be set up.'] }
   const source = pull.url === '' ? `pull request #${pull.number}` : pull.url
-  const body =
-    how === 'merged'
-      ? `The code pull request ${source}, which this docs pull request documents, was merged.`
-      : `The code pull request ${source}, which this docs pull request documents, was closed without merging, so this docs pull request is closed too.`
-  const done: Done<unknown>[] = [await pulls.comment(ref, body)]
-  if (how === 'merged' && settings.pair.mergedLabel !== undefined)
-    done.push(await pulls.label(ref, settings.pair.mergedLabel))
-  if (how === 'closed') done.push(await pulls.close(ref))
-  return done.flatMap((result) => (result.kind === 'warning' ? [result.warning] : []))
+  const documents = `The code pull request ${source}, which this docs pull request documents,`
+  const warnings = (done: Done<unknown>[]) =>
+    done.flatMap((result) => (result.kind === 'warning' ? [result.warning] : []))
+  if (how === 'merged') {
+    const done: Done<unknown>[] = [await pulls.comment(ref, `${documents} was merged.`)]
+    if (settings.pair.mergedLabel !== undefined) done.push(await pulls.label(ref, settings.pair.mergedLabel))
+    return { end: 'merged', notes: warnings(done) }
+  }
+  const closed = await pulls.close(ref)
+  if (closed.kind === 'warning') return { end: undefined, notes: [closed.warning] }
+  if (closed.value !== 'closed') return { end: 'found-closed', notes: [], already: closed.value }
+  const said = await pulls.comment(
+    ref,
+    `${documents} was closed without merging, so this docs pull request is closed too.`
+  )
+  return { end: 'closed', notes: warnings([said]) }
 }
 
 /** Once a job that replaces an earlier docs pull request has opened its own, the earlier one is closed, saying why. */

@@ -6,6 +6,7 @@ import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { SubmitResult } from '../admin-api/job-answers.ts'
 import { unreachedBaseUrl } from '../admin-api/answer.ts'
 import { promptHash, type TrackedRequest } from '../github/tracking-record.ts'
+import { takesRequests } from '../inputs/modes.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { TrackingComment } from '../report/tracking-comment.ts'
 import { formatDuration } from '../text/duration.ts'
@@ -62,6 +63,11 @@ export async function sendPrompt(
     comment?.withdraw(request)
     return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment, nothingSent: true }
   }
+  const unrecorded = recordMissing(settings, comment)
+  if (unrecorded !== undefined) {
+    comment?.withdraw(request)
+    return { kind: 'error', reason: unrecorded, comment }
+  }
   const sent = await sendRequest({
     settings,
     send: (timeoutMs) =>
@@ -90,6 +96,17 @@ export async function sendPrompt(
   log.info(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)
   const followedUp = target.kind === 'follow-up'
   return { kind: 'job', jobId: sent.jobId, job: sent.job, request, followedUp, sent: true, comment }
+}
+
+/**
+ * Why the request may not be sent: with a mode or requests, the record on GitHub is what the next run decides by
+ * (the job to follow up, the batch's cursor), so a request it does not hold would be sent again; undefined to go on.
+ */
+function recordMissing(settings: Settings, comment: TrackingComment | undefined): string | undefined {
+  if (settings.mode === 'single' && !takesRequests(settings.requests)) return undefined
+  if (comment?.protectsReruns() === true) return undefined
+  const why = comment?.problem() ?? 'GitHub could not be set up'
+  return `Nothing was sent to the agent: the request could not be recorded on GitHub first, and the next run, which decides by that record, would send it again. ${why}`
 }
 
 function startWording(project: string): RequestWording {

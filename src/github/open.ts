@@ -189,6 +189,9 @@ export function describeGitHubFailure(error: unknown, github: GitHubClient, work
   if (isRateLimitAnswer(error)) {
     return `${failed}: GitHub's rate limit for this token was reached (${detail}). The limit resets by itself; many jobs using one token share it.`
   }
+  if (status === 403 && /\blocked\b/i.test(errorMessage(error))) {
+    return `${failed}: ${target.noun} #${target.number} is locked (${detail}). Unlock it, or have the action write elsewhere (issue-number).`
+  }
   if (status === 403 || status === 401) {
     return `${failed}: the token lacks permission (${detail}). Give the workflow or job "permissions: ${PERMISSION_BY_NOUN[target.noun]}", or pass a github-token that has it.`
   }

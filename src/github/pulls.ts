@@ -107,23 +107,31 @@ export class PullOperations {
     })
   }
 
-  /** Closes the docs pull request; `false` when it was closed already. */
-  close(ref: PullRef): Promise<Done<boolean>> {
+  /** Closes the docs pull request, unless it is closed (or merged) already: what it found, or did. */
+  close(ref: PullRef): Promise<Done<'closed' | 'was-closed' | 'merged'>> {
     return this.#onDocs(ref, `close ${describe(ref)}`, async (client, where) => {
-      const { data } = await client.octokit.rest.pulls.get({ ...where, pull_number: ref.number })
-      if (textOf(fieldsOf(data)['state']) === 'closed') return false
+      const found = await pullState(client, where, ref)
+      if (found !== 'open') return found === 'merged' ? 'merged' : 'was-closed'
       await client.octokit.rest.pulls.update({ ...where, pull_number: ref.number, state: 'closed' })
-      return true
+      return 'closed'
     })
   }
 
-  /** Reopens the docs pull request; `false` when it was open already. GitHub refuses (422) when its branch is gone. */
-  reopen(ref: PullRef): Promise<Done<boolean>> {
+  /**
+   * Reopens the docs pull request: what it found, or did. `refused`: GitHub would not (its branch is gone), and no
+   * retry can help.
+   */
+  reopen(ref: PullRef): Promise<Done<'reopened' | 'open' | 'merged' | 'refused'>> {
     return this.#onDocs(ref, `reopen ${describe(ref)}`, async (client, where) => {
-      const { data } = await client.octokit.rest.pulls.get({ ...where, pull_number: ref.number })
-      if (textOf(fieldsOf(data)['state']) === 'open') return false
-      await client.octokit.rest.pulls.update({ ...where, pull_number: ref.number, state: 'open' })
-      return true
+      const found = await pullState(client, where, ref)
+      if (found !== 'closed') return found
+      try {
+        await client.octokit.rest.pulls.update({ ...where, pull_number: ref.number, state: 'open' })
+      } catch (error) {
+        if (httpStatusOf(error) === 422) return 'refused'
+        throw error
+      }
+      return 'reopened'
     })
   }
 
@@ -192,6 +200,16 @@ export class PullOperations {
 }
 
 const CHECKS_ADVICE = 'the workflow needs permissions: checks: write'
+
+async function pullState(
+  client: GitHubClient,
+  where: { owner: string; repo: string },
+  ref: PullRef
+): Promise<'open' | 'closed' | 'merged'> {
+  const fields = fieldsOf((await client.octokit.rest.pulls.get({ ...where, pull_number: ref.number })).data)
+  if (fields['merged'] === true) return 'merged'
+  return textOf(fields['state']) === 'closed' ? 'closed' : 'open'
+}
 
 function ownerAndName(repository: string): { owner: string; repo: string } {
   const [owner = '', repo = ''] = repository.split('/')

@@ -4,6 +4,9 @@
 import { createHash } from 'node:crypto'
 import { pathSegmentProblem } from '../text/untrusted.ts'
 
+const SOURCE_ENDS = ['merged', 'closed', 'found-closed'] as const
+export type SourceEnd = (typeof SOURCE_ENDS)[number]
+
 export interface TrackedRequest {
   readonly kind: 'start' | 'follow-up'
   /** GITHUB_RUN_ID of the run that sent it. */
@@ -55,8 +58,11 @@ export interface TrackingState {
   readonly pr?: string
   /** With `mode: pair`: the earlier docs pull request this job's replaces. */
   readonly supersedes?: string
-  /** With `mode: pair`: how the source pull request ended, once the action has told its docs pull request. */
-  readonly source?: 'merged' | 'closed'
+  /**
+   * With `mode: pair`: how the source pull request ended, once the action has told its docs pull request: `closed` when
+   * the action closed it, `found-closed` when it was closed (or merged) already, by someone else, and left as it was.
+   */
+  readonly source?: SourceEnd
   /** With `mode: batch`: the commits and the pull requests the batch covers. */
   readonly batch?: BatchWindow
 }
@@ -194,9 +200,9 @@ function readPayload(payload: string): Omit<TrackingState, 'job'> {
     ...optional('ended', text(ended)),
     ...optional('pr', text(pr)),
     ...optional('supersedes', text(supersedes)),
-    ...optional<'source', 'merged' | 'closed'>(
+    ...optional<'source', SourceEnd>(
       'source',
-      source === 'merged' || source === 'closed' ? source : undefined
+      SOURCE_ENDS.find((end) => end === source)
     ),
     ...optional('batch', batchOf(batch))
   }

@@ -30,6 +30,8 @@ export type CommentView =
       readonly how: 'merged' | 'closed' | 'reopened'
       readonly docs: string
       readonly notes: readonly string[]
+      /** It was closed or merged already, by someone else, and left as it is. */
+      readonly already?: 'was-closed' | 'merged'
     }
 
 /**
@@ -51,7 +53,10 @@ const link = (url: string): string => `<a href="${forMarkdown(url)}">${forMarkdo
 
 function detailOf(view: CommentView): string {
   if (view.kind === 'source') {
-    const done = { merged: 'was told', closed: 'was closed', reopened: 'was reopened' }[view.how]
+    const already = view.already === 'merged' ? 'was merged already' : 'was closed already'
+    const done = view.already
+      ? `${already}, so it is left as it is`
+      : { merged: 'was told', closed: 'was closed', reopened: 'was reopened' }[view.how]
     const failed = view.notes.length > 0 ? ` Not all went through: ${asCode(view.notes.join(' '), 600)}` : ''
     return `its docs pull request ${link(view.docs)} ${done}.${failed}`
   }

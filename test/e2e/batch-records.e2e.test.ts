@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import type { HistoryCommit, MergedPull, SimulatedHistory } from '../../sim/github-history.ts'
 import { markerOf } from '../../src/github/tracking-record.ts'
-import { warningAnnotations } from '../support/expectations.ts'
+import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -78,6 +78,68 @@ async function world(history: SimulatedHistory, github: Parameters<typeof server
 }
 
 describe('mode: batch finds its records', { timeout: RUNS_MS }, () => {
+  it('sends nothing while its record cannot be written (a locked digest issue), and says why', async () => {
+    const history = historyOf([11, 12])
+    let locked = false
+    const { github, api, once } = await world(history, {
+      intercept: (call, _req, res) => {
+        if (!locked || !/^(POST|PATCH) \/repos\/acme\/api\/issues\/(\d+\/comments|comments\/\d+)$/.test(call))
+          return false
+        res.writeHead(403, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ message: 'Unable to create comment because issue is locked.' }))
+        return true
+      }
+    })
+    await once()
+    locked = true
+    merge(history, 14)
+    const second = await once()
+    const third = await once()
+    expect(api.posts).toHaveLength(1)
+    for (const refused of [second, third]) {
+      expect(refused.exitCode).toBe(1)
+      const said = [...warningAnnotations(refused), ...errorAnnotations(refused)].join('\n')
+      expect(said).toContain('Nothing was sent to the agent: the request could not be recorded on GitHub first')
+      expect(said).toContain(`#${github.issues[0]?.number} is locked`)
+    }
+  })
+
+  it("is not put off its batch by another project's batch recorded on the shared digest issue meanwhile", async () => {
+    const history = historyOf([11, 12])
+    let meanwhile = false
+    const { github, api, once } = await world(history, {
+      intercept: (call) => {
+        // While this run reads the history, another project's run records its batch on the digest issue.
+        if (!meanwhile || call !== 'GET /repos/acme/api/pulls') return false
+        meanwhile = false
+        const at = new Date().toISOString()
+        const record = markerOf({
+          job: 'job-b',
+          requests: [{ kind: 'start', run: '77', attempt: 1, prompt: 'abc', line: PROMPT, project: 'docs-b' }],
+          batch: { from: shaOf(12), to: shaOf(13), toDate: Date.now(), pulls: [13] }
+        })
+        const issue = github.issues[0]?.number ?? 0
+        github.comments.push({
+          id: 5000,
+          repo: 'acme/api',
+          issue,
+          body: record,
+          user: 'github-actions[bot]',
+          createdAt: at,
+          updatedAt: at
+        })
+        return false
+      }
+    })
+    await once()
+    merge(history, 13)
+    meanwhile = true
+    const second = await once()
+    expect(meanwhile).toBe(false)
+    expect(second.outputs, second.stdout).toMatchObject({ outcome: 'completed', 'batch-prs': '[13]' })
+    expect(api.posts).toHaveLength(2)
+  })
+
   it('goes on from a digest issue someone closed: the next batch covers only what was merged since', async () => {
     const history = historyOf([11, 12, 13])
     const { github, api, once } = await world(history)

@@ -279,4 +279,14 @@ describe('label requests', { timeout: WRITES_MS }, () => {
     expect(server.requests).toHaveLength(0)
     expect(github.calls).toEqual([])
   })
+
+  it('makes no check run either, with check: true, on an event that asks nothing', async () => {
+    const { github, server } = await world()
+    const inputs = { command: '/docs', check: 'true' }
+    const push = { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40) }
+    const result = await run(server, inputs, { eventName: 'push', event: push, github })
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'no command' })
+    expect(github.calls).toEqual([])
+    expect(github.checkRuns).toEqual([])
+  })
 })

@@ -222,10 +222,42 @@ describe('mode: pair', { timeout: LIFE_MS }, () => {
     expect(pushed.exitCode, pushed.stdout).toBe(0)
     expect(pushed.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'started' })
     expect(prompts(api).map((post) => post.what)).toEqual(['create', 'create'])
-    expect(warningAnnotations(pushed).join('\n')).toMatch(
-      /Could not reopen pull request #128 in acme\/docs \(HTTP 422\)\. A new job is started for the whole of pull request #7\./
+    expect(warningAnnotations(pushed).join('\n')).toContain(
+      `GitHub would not reopen ${DOCS_PR} (its branch is gone): a new job is started for the whole of pull request #7.`
     )
     expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+  })
+
+  it('leaves a docs pull request someone closed, or merged, as it is: no note, no close, never reopened', async () => {
+    for (const found of [{ state: 'closed' as const }, { state: 'closed' as const, merged: true }]) {
+      const docs = { number: 128, labels: [], files: [file('docs/a.mdx')], ...found }
+      const { github, api, on } = await world({ ...GITHUB, pulls: { 'acme/docs': [{ ...docs, state: 'open' }] } })
+      await on(pullEvent('opened', A))
+      const pull = github.pulls.get('acme/docs')?.[0]
+      if (pull === undefined) throw new Error('no docs pull request')
+      Object.assign(pull, found)
+      const closed = await on(pullEvent('closed', A))
+      const already = found.merged ? 'merged already' : 'closed already'
+      expect(closed.outputs['skip-reason']).toBe(
+        `pull request #7 was closed: its docs pull request ${DOCS_PR} was ${already}, and is left as it is`
+      )
+      expect(github.comments.filter((comment) => comment.repo === 'acme/docs')).toEqual([])
+      const reopened = await on(pullEvent('reopened', A))
+      expect(reopened.outputs['action-taken']).toBe('none')
+      expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+      expect(prompts(api).map((post) => post.what)).toEqual(['create'])
+    }
+  })
+
+  it('follows up the same job, never a second, when the docs repository cannot be reached to close or reopen', async () => {
+    const { github, api, on } = await world({ ...GITHUB, pulls: {} })
+    await on(pullEvent('opened', A))
+    const closed = await on(pullEvent('closed', A))
+    expect(warningAnnotations(closed).join('\n')).toContain('Could not close pull request #128 in acme/docs (HTTP 404)')
+    const pushed = await on(pullEvent('synchronize', B))
+    expect(pushed.outputs).toMatchObject({ 'action-taken': 'followed-up' })
+    expect(prompts(api).map((post) => post.what)).toEqual(['create', 'follow-up job-1'])
+    expect(readMarker(github.comments.find((comment) => comment.repo === 'acme/api')?.body)?.source).toBeUndefined()
   })
 
   it('starts a job that supersedes the earlier docs pull request when the job refuses a follow-up, and closes that one', async () => {
