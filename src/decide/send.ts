@@ -81,21 +81,28 @@ export async function sendPrompt(
       log.info(message)
     }
   })
-  if (sent.kind !== 'accepted') {
-    // A request that may have reached the API stays on record, unsure: a re-run of this run sends nothing.
-    const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
-    if (!maybeSent) comment?.withdraw(request)
-    const jobId = target.kind === 'follow-up' ? target.jobId : undefined
-    if (sent.kind === 'cancelled')
-      return { kind: 'cancelled', reason: sent.reason, comment, jobId, nothingSent: !maybeSent }
-    const kind = sent.kind === 'unsure' ? 'error' : sent.kind
-    const refusedWith = sent.kind === 'error' ? sent.refusedWith : undefined
-    return { kind, reason: sent.reason, comment, jobId, refusedWith }
-  }
+  if (sent.kind !== 'accepted') return notAccepted(sent, target, request, comment)
   comment?.accepted(request, sent.jobId)
   log.info(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)
   const followedUp = target.kind === 'follow-up'
   return { kind: 'job', jobId: sent.jobId, job: sent.job, request, followedUp, sent: true, comment }
+}
+
+/** The request was not accepted: one that may have reached the API stays on record, unsure, so a re-run sends nothing. */
+function notAccepted(
+  sent: Exclude<Sent, { kind: 'accepted' }>,
+  target: PromptTarget,
+  request: TrackedRequest,
+  comment: TrackingComment | undefined
+): Decision {
+  const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
+  if (!maybeSent) comment?.withdraw(request)
+  const jobId = target.kind === 'follow-up' ? target.jobId : undefined
+  if (sent.kind === 'cancelled')
+    return { kind: 'cancelled', reason: sent.reason, comment, jobId, nothingSent: !maybeSent }
+  const kind = sent.kind === 'unsure' ? 'error' : sent.kind
+  const refusedWith = sent.kind === 'error' ? sent.refusedWith : undefined
+  return { kind, reason: sent.reason, comment, jobId, refusedWith }
 }
 
 /**
