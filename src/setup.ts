@@ -220,9 +220,17 @@ async function digestIssue(
     return { kind: 'ready', number }
   } catch (error) {
     const why = forLog(transport.redact(errorMessage(error)), 300)
+    // The error's status, read without loading Octokit's module into the entry chunk.
+    const status = (error as { readonly status?: unknown } | undefined)?.status
+    const advice =
+      status === 404
+        ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'
+        : status === 401 || status === 403 || status === undefined
+          ? 'the workflow needs permissions: issues: write'
+          : 'GitHub failed; the next run tries again'
     return {
       kind: 'unavailable',
-      reason: `the digest issue labelled "${forLog(label, 80)}" could not be found or opened (${why}); the workflow needs permissions: issues: write`
+      reason: `the digest issue labelled "${forLog(label, 80)}" could not be found or opened (${why}); ${advice}`
     }
   }
 }

@@ -104,6 +104,28 @@ describe('mode: batch finds its records', { timeout: RUNS_MS }, () => {
     }
   })
 
+  it('sends nothing when its digest issue is gone (its comments answer 404), and says what to do', async () => {
+    const history = historyOf([11, 12])
+    let gone = false
+    const { api, once } = await world(history, {
+      intercept: (call, _req, res) => {
+        if (!gone || !/^GET \/repos\/acme\/api\/issues\/\d+\/comments$/.test(call)) return false
+        res.writeHead(404, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ message: 'Not Found' }))
+        return true
+      }
+    })
+    await once()
+    merge(history, 13)
+    gone = true
+    const second = await once()
+    expect(api.posts).toHaveLength(1)
+    expect(second.outputs['outcome']).toBe('error')
+    expect(errorAnnotations(second).join('\n')).toContain(
+      'is gone (transferred or deleted), or the token cannot see it'
+    )
+  })
+
   it("is not put off its batch by another project's batch recorded on the shared digest issue meanwhile", async () => {
     const history = historyOf([11, 12])
     let meanwhile = false
