@@ -170,8 +170,8 @@ async function endOfSource(
   if (record === undefined || docs === undefined) {
     return skipped(setup, `${name} was ${how}, and no docs pull request is recorded for it`, how)
   }
-  const ended = record.state.source
-  if (ended === how || (how === 'closed' && ended === 'found-closed'))
+  // `found-closed` is looked at again: someone may have reopened the docs pull request since.
+  if (record.state.source === how)
     return skipped(setup, `${name} was ${how}, and its docs pull request was told already`, how)
   const ref = docsPull(setup, docs)
   const told: Told =

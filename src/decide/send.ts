@@ -112,8 +112,8 @@ function notAccepted(
 function recordMissing(settings: Settings, comment: TrackingComment | undefined): string | undefined {
   if (settings.mode === 'single' && !takesRequests(settings.requests)) return undefined
   if (comment?.protectsReruns() === true) return undefined
-  const why = comment?.problem() ?? 'GitHub could not be set up'
-  return `Nothing was sent to the agent: the request could not be recorded on GitHub first, and the next run, which decides by that record, would send it again. ${why}`
+  const why = comment?.problem() ?? 'GitHub could not be set up.'
+  return `Nothing was sent to the agent: the request could not be recorded on GitHub first, and the next run, which decides by that record, would send it again. ${why} Once that is fixed, run the workflow again (a new run, if a re-run says an earlier attempt could not tell whether it sent).`
 }
 
 function startWording(project: string): RequestWording {

@@ -246,6 +246,15 @@ describe('mode: pair', { timeout: LIFE_MS }, () => {
       expect(reopened.outputs['action-taken']).toBe('none')
       expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
       expect(prompts(api).map((post) => post.what)).toEqual(['create'])
+      if (found.merged) continue
+      // Someone reopens the docs pull request: it is live again, and the next close of the code closes it too.
+      pull.state = 'open'
+      const closedAgain = await on(pullEvent('closed', A))
+      expect(closedAgain.outputs['skip-reason']).toBe(
+        `pull request #7 was closed: its docs pull request ${DOCS_PR} was closed`
+      )
+      expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+      expect(github.comments.filter((comment) => comment.repo === 'acme/docs')).toHaveLength(1)
     }
   })
 
