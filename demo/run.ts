@@ -14,6 +14,11 @@ import { DEMO_PROMPT, runDemoScenario } from './scenario.ts'
 
 const real = process.env['MINTLIFY_API_KEY'] !== undefined
 const story = process.argv[2] ?? 'merged'
+const STORIES = ['merged', 'pair', 'batch', 'command']
+if (!STORIES.includes(story)) {
+  console.error(`No demo named "${story}": npm run demo, or npm run demo -- pair, batch or command.`)
+  process.exit(2)
+}
 const debug = process.env['RUNNER_DEBUG'] === '1'
 // The tests point the demo at the bundle of the sources under test; users run the committed dist/.
 const entry = process.env['ACTION_ENTRY']
