@@ -244,15 +244,11 @@ export function commitOf(entry: unknown): Commit {
   }
 }
 
-/** A commit on the branch, as the commit lists show it. */
+/** A commit on the branch, as the commit lists show it: the compare's commit, and when it was committed. */
 export function branchCommit(entry: unknown): BranchCommit {
   const commit = fieldsAt(entry, 'commit')
-  return {
-    sha: textOf(fieldsOf(entry)['sha']),
-    date: Date.parse(firstTextOf(fieldsAt(commit, 'committer')['date'], fieldsAt(commit, 'author')['date'])) || 0,
-    message: textOf(commit['message']),
-    author: firstTextOf(fieldsAt(entry, 'author')['login'], fieldsAt(commit, 'author')['name'])
-  }
+  const date = Date.parse(firstTextOf(fieldsAt(commit, 'committer')['date'], fieldsAt(commit, 'author')['date']))
+  return { ...commitOf(entry), date: date || 0 }
 }
 
 /** A merged pull request, as the pull request list shows it; undefined when it is not one. */
