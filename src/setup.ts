@@ -7,6 +7,7 @@ import type { StepSetup } from './decide/decision.ts'
 import type { History } from './github/history.ts'
 import type { OpenedGitHub, Where } from './github/open.ts'
 import type { PullOperations } from './github/pulls.ts'
+import { httpStatusOf } from './github/fields.ts'
 import type { GitHubReads } from './github/reads.ts'
 import type { RequestDesk } from './github/requests.ts'
 import { takesRequests } from './inputs/modes.ts'
@@ -220,8 +221,7 @@ async function digestIssue(
     return { kind: 'ready', number }
   } catch (error) {
     const why = forLog(transport.redact(errorMessage(error)), 300)
-    // The error's status, read without loading Octokit's module into the entry chunk.
-    const status = (error as { readonly status?: unknown } | undefined)?.status
+    const status = httpStatusOf(error)
     const advice =
       status === 404
         ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'

@@ -19,9 +19,19 @@ import type {
   MergedPull,
   PullRequestFacts
 } from './change.ts'
-import { createGitHubClient, type GitHubClient, githubAccess, httpStatusOf, isRateLimitAnswer } from './client.ts'
+import { createGitHubClient, type GitHubClient, githubAccess, isRateLimitAnswer } from './client.ts'
 import { factsFromEvent } from './event.ts'
-import { countOf, fieldsAt, fieldsOf, firstTextOf, httpUrlOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
+import {
+  countOf,
+  fieldsAt,
+  fieldsOf,
+  firstTextOf,
+  httpStatusOf,
+  httpUrlOf,
+  listOf,
+  positiveIntegerOf,
+  textOf
+} from './fields.ts'
 
 /** What the action reads of the event. */
 export type EventInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>

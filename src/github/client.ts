@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { fetch as undiciFetch } from 'undici'
 import { faultWords, networkFaultOf, PROXY_AUTH_REQUIRED, tunnelRefusal } from '../transport/network-fault.ts'
 import type { Transport } from '../transport/transport.ts'
+import { httpStatusOf } from './fields.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 
@@ -255,11 +256,4 @@ export function isRateLimitAnswer(error: unknown): boolean {
   if (status === 429) return true
   if (status !== 403 || !(error instanceof Error)) return false
   return responseHeader(error, 'x-ratelimit-remaining') === '0' || /\brate limit/i.test(error.message)
-}
-
-/** The HTTP status an Octokit error carries; undefined for a failure without an answer. */
-export function httpStatusOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
-    ? error.status
-    : undefined
 }

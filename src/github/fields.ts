@@ -68,3 +68,13 @@ export function lastPageOf(link: string | undefined): number {
   const page = url === undefined ? NaN : Number(new URL(url).searchParams.get('page'))
   return Number.isSafeInteger(page) && page > 1 ? page : 1
 }
+
+/**
+ * The HTTP status an Octokit error carries; undefined for a failure without an answer. Here, not with the client, so
+ * that reading it loads no Octokit.
+ */
+export function httpStatusOf(error: unknown): number | undefined {
+  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
+    ? error.status
+    : undefined
+}

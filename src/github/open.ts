@@ -14,9 +14,9 @@ import {
   githubAccess,
   type GitHubClient,
   type GitHubWork,
-  httpStatusOf,
   isRateLimitAnswer
 } from './client.ts'
+import { httpStatusOf } from './fields.ts'
 import { type CommentTarget, resolveCommentTarget } from './event.ts'
 import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './tracking-comments.ts'
 

@@ -8,8 +8,8 @@ import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
 import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
-import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient, httpStatusOf } from './client.ts'
-import { fieldsOf, textOf } from './fields.ts'
+import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient } from './client.ts'
+import { fieldsOf, httpStatusOf, textOf } from './fields.ts'
 
 /** A pull request by its repository (`owner/name`) and number. */
 export interface PullRef {

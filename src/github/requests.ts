@@ -10,8 +10,8 @@ import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted.ts'
-import { createGitHubClient, githubAccess, type GitHubClient, httpStatusOf, loginOf } from './client.ts'
-import { fieldsAt, fieldsOf, positiveIntegerOf, textOf } from './fields.ts'
+import { createGitHubClient, githubAccess, type GitHubClient, loginOf } from './client.ts'
+import { fieldsAt, fieldsOf, httpStatusOf, positiveIntegerOf, textOf } from './fields.ts'
 import { readMarker } from './tracking-record.ts'
 
 /** What a request asks. */

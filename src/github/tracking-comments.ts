@@ -2,8 +2,8 @@
 // written (posted, or edited in place) one per job.
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
-import { type GitHubClient, httpStatusOf, isAuthor, loginOf } from './client.ts'
-import { lastPageOf } from './fields.ts'
+import { type GitHubClient, isAuthor, loginOf } from './client.ts'
+import { httpStatusOf, lastPageOf } from './fields.ts'
 import type { CommentTarget } from './event.ts'
 import {
   fitComment,
