@@ -6,7 +6,6 @@ import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { SubmitResult } from '../admin-api/job-answers.ts'
 import { unreachedBaseUrl } from '../admin-api/answer.ts'
 import { promptHash, type TrackedRequest } from '../github/tracking-record.ts'
-import { takesRequests } from '../inputs/modes.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { TrackingComment } from '../report/tracking-comment.ts'
 import { formatDuration } from '../text/duration.ts'
@@ -110,7 +109,7 @@ function notAccepted(
  * (the job to follow up, the batch's cursor), so a request it does not hold would be sent again; undefined to go on.
  */
 function recordMissing(settings: Settings, comment: TrackingComment | undefined): string | undefined {
-  if (settings.mode === 'single' && !takesRequests(settings.requests)) return undefined
+  if (!settings.githubUse.record) return undefined
   if (comment?.protectsReruns() === true) return undefined
   const why = comment?.problem() ?? 'GitHub could not be set up.'
   return `Nothing was sent to the agent: the request could not be recorded on GitHub first, and the next run, which decides by that record, would send it again. ${why} Once that is fixed, run the workflow again (a new run, if a re-run says an earlier attempt could not tell whether it sent).`

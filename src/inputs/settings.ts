@@ -51,6 +51,11 @@ export interface Settings extends Timing, Modes {
 export interface GitHubUse {
   /** Keep a tracking comment on the issue or pull request. */
   readonly comment: boolean
+  /**
+   * The tracking comment is the record the next run decides by (a pair's job, a batch's cursor, a request's job), not
+   * a courtesy: a request it does not hold first is never sent.
+   */
+  readonly record: boolean
   /** Find the job to follow up through the issue's tracking comments. */
   readonly findJob: boolean
   /** Read the change's files (a pull request's, a push's compare): for `context: auto`, or the gates on files. */
@@ -104,6 +109,7 @@ export function readSettings(source: InputSource): Settings {
   const gatesOnFiles = gates.paths !== undefined || gates.pathsIgnore !== undefined || gates.minChangedLines > 0
   const githubUse = {
     comment: reporting.comment,
+    record: keepsRecord,
     findJob: request.followUp && request.jobId === undefined,
     readFiles: context.context === 'auto' || (request.prompt !== undefined && gatesOnFiles),
     gate: request.prompt !== undefined,
