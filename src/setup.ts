@@ -130,20 +130,29 @@ function askedWith(settings: Settings, eventName: string): boolean {
   return takesRequests(settings.requests) && REQUEST_EVENTS.has(eventName)
 }
 
-/** What a person asks, and the answers on GitHub (see github/requests.ts). Never throws. */
-async function loadDesk(settings: Settings, outside: Outside): Promise<RequestDesk | undefined> {
-  const { transport, environment, runner } = outside
+/**
+ * A room of GitHub work, loaded in a chunk of its own only by a run that uses it; undefined, with `cannot` as a
+ * warning, when it cannot be. Never throws.
+ */
+async function loaded<T>(outside: Outside, cannot: string, load: () => Promise<T>): Promise<T | undefined> {
   try {
-    const { openDesk } = await import('./github/requests.ts')
-    return openDesk(settings, transport, {
-      repository: environment.repository,
-      deadlineMs: GITHUB_DEADLINE_MS,
-      log: runner.log
-    })
+    return await load()
   } catch {
-    runner.log.warning('The request in this event cannot be read (an error in the action).')
+    outside.runner.log.warning(cannot)
     return undefined
   }
+}
+
+/** Where GitHub work reads and writes, within what time, and where it tells. */
+function whereOf({ environment, runner }: Outside) {
+  return { repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
+}
+
+/** What a person asks, and the answers on GitHub (see github/requests.ts). */
+function loadDesk(settings: Settings, outside: Outside): Promise<RequestDesk | undefined> {
+  return loaded(outside, 'The request in this event cannot be read (an error in the action).', async () =>
+    (await import('./github/requests.ts')).openDesk(settings, outside.transport, whereOf(outside))
+  )
 }
 
 /** Events that are about a change the gates can judge (an author, labels, files). */
@@ -173,35 +182,20 @@ function usesPulls(settings: Settings): boolean {
   return settings.mode === 'pair' || settings.check !== undefined || settings.docsPaths !== undefined
 }
 
-/** The reads of GitHub (see github/reads.ts). Never throws. */
-async function loadReads(settings: Settings, outside: Outside): Promise<GitHubReads | undefined> {
-  const { transport, environment, runner } = outside
-  try {
-    const { openReads } = await import('./github/reads.ts')
-    const where = { repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
-    return openReads(settings, transport, where)
-  } catch {
-    runner.log.warning(
-      `What changed could not be read (an error in the action): ${settings.context === 'auto' ? 'context: auto adds nothing, and ' : ''}the gates let the change through.`
-    )
-    return undefined
-  }
+/** The reads of GitHub (see github/reads.ts). */
+function loadReads(settings: Settings, outside: Outside): Promise<GitHubReads | undefined> {
+  const cannot = `What changed could not be read (an error in the action): ${settings.context === 'auto' ? 'context: auto adds nothing, and ' : ''}the gates let the change through.`
+  return loaded(outside, cannot, async () =>
+    (await import('./github/reads.ts')).openReads(settings, outside.transport, whereOf(outside))
+  )
 }
 
-/** With `mode: batch`: the repository's history (see github/history.ts). Never throws. */
-async function loadHistory(settings: Settings, outside: Outside): Promise<History | undefined> {
-  const { transport, environment, runner } = outside
-  try {
+/** With `mode: batch`: the repository's history (see github/history.ts). */
+function loadHistory(settings: Settings, outside: Outside): Promise<History | undefined> {
+  return loaded(outside, "The repository's history cannot be read (an error in the action).", async () => {
     const { History } = await import('./github/history.ts')
-    return new History(settings, transport, {
-      repository: environment.repository,
-      deadlineMs: GITHUB_DEADLINE_MS,
-      log: runner.log
-    })
-  } catch {
-    runner.log.warning("The repository's history cannot be read (an error in the action).")
-    return undefined
-  }
+    return new History(settings, outside.transport, whereOf(outside))
+  })
 }
 
 /** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
@@ -235,16 +229,12 @@ async function digestIssue(
   }
 }
 
-/** The writes to pull requests (see github/pulls.ts). Never throws. */
-async function loadPulls(settings: Settings, outside: Outside): Promise<PullOperations | undefined> {
-  const { transport, runner } = outside
-  try {
-    const { openPulls } = await import('./github/pulls.ts')
-    return openPulls(settings, transport, GITHUB_DEADLINE_MS, runner.log)
-  } catch {
-    runner.log.warning('The docs pull request and the check run cannot be reached (an error in the action).')
-    return undefined
-  }
+/** The writes to pull requests (see github/pulls.ts). */
+function loadPulls(settings: Settings, outside: Outside): Promise<PullOperations | undefined> {
+  const cannot = 'The docs pull request and the check run cannot be reached (an error in the action).'
+  return loaded(outside, cannot, async () =>
+    (await import('./github/pulls.ts')).openPulls(settings, outside.transport, GITHUB_DEADLINE_MS, outside.runner.log)
+  )
 }
 
 /** The issue or pull request and its tracking comments (see github/open.ts). Never throws. */
