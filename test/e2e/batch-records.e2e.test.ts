@@ -2,9 +2,10 @@
 // only by its label, and a window longer than one batch reads is covered in turn. No pull request is described twice,
 // and none is skipped.
 import { describe, expect, it } from 'vitest'
-import type { HistoryCommit, MergedPull, SimulatedHistory } from '../../sim/github-history.ts'
+import type { HistoryCommit, SimulatedHistory } from '../../sim/github-history.ts'
 import { markerOf } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
+import { historyOf, merge, mergedPull, shaOf } from './support/batch-history.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -30,41 +31,6 @@ const run = bundleRunner({
 
 /** Several runs, and GitHub's writes spaced a second apart: a test takes tens of seconds, more on a busy machine. */
 const RUNS_MS = 240_000
-
-const hoursAgo = (hours: number): string => new Date(Date.now() - hours * 3_600_000).toISOString()
-const shaOf = (n: number): string => n.toString(16).padStart(40, 'c')
-
-function mergedPull(number: number, date: string): MergedPull {
-  const patch = '@@ -1 +1 @@\n-a\n+b'
-  return {
-    number,
-    title: `Change number ${number}`,
-    user: 'octocat',
-    mergedAt: date,
-    mergeCommit: shaOf(number),
-    body: '',
-    files: [{ filename: `src/part-${number}.ts`, status: 'modified', additions: 4, deletions: 1, patch }]
-  }
-}
-
-/** A branch whose history is a merge commit for each of these pull requests, one every hour, ending an hour ago. */
-function historyOf(numbers: readonly number[]): SimulatedHistory {
-  const commits: HistoryCommit[] = []
-  const merged: MergedPull[] = []
-  numbers.forEach((number, index) => {
-    const date = hoursAgo(numbers.length - index + 1)
-    commits.push({ sha: shaOf(number), message: `Merge pull request #${number}`, author: 'octocat', date })
-    merged.push(mergedPull(number, date))
-  })
-  return { branch: 'main', commits, merged }
-}
-
-/** Merges another pull request into the branch, now. */
-function merge(history: SimulatedHistory, number: number): void {
-  const date = new Date().toISOString()
-  history.commits.push({ sha: shaOf(number), message: `Merge pull request #${number}`, author: 'octocat', date })
-  history.merged.push(mergedPull(number, date))
-}
 
 async function world(history: SimulatedHistory, github: Parameters<typeof servers.github>[0] = {}) {
   const fake = await servers.github({ owner: 'acme', repo: 'api', history, ...github })

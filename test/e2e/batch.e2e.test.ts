@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentApiOptions } from '../../sim/agent-api.ts'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
-import type { HistoryCommit, MergedPull, SimulatedHistory } from '../../sim/github-history.ts'
+import type { SimulatedHistory } from '../../sim/github-history.ts'
 import { readMarker } from '../../src/github/tracking-record.ts'
 import { warningAnnotations } from '../support/expectations.ts'
+import { historyOf, shaOf } from './support/batch-history.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -31,42 +32,6 @@ const run = bundleRunner({
 
 /** Several runs, and GitHub's writes spaced a second apart: a test takes tens of seconds, more on a busy machine. */
 const RUNS_MS = 180_000
-
-const hoursAgo = (hours: number): string => new Date(Date.now() - hours * 3_600_000).toISOString()
-const shaOf = (n: number): string => n.toString(16).padStart(40, 'c')
-
-/** A branch whose history is a merge commit for each of these pull requests, one every hour, ending an hour ago. */
-function historyOf(numbers: readonly number[], direct: readonly string[] = []): SimulatedHistory {
-  const commits: HistoryCommit[] = []
-  const merged: MergedPull[] = []
-  const total = numbers.length + direct.length
-  numbers.forEach((number, index) => {
-    const date = hoursAgo(total - index + 1)
-    const sha = shaOf(number)
-    commits.push({ sha, message: `Merge pull request #${number}`, author: 'octocat', date })
-    merged.push({
-      number,
-      title: `Change number ${number}`,
-      user: 'octocat',
-      mergedAt: date,
-      mergeCommit: sha,
-      body: `Body of pull request ${number}.`,
-      files: [
-        {
-          filename: `src/part-${number}.ts`,
-          status: 'modified',
-          additions: 4,
-          deletions: 1,
-          patch: `@@ -1 +1 @@\n-old ${number}\n+new ${number}`
-        }
-      ]
-    })
-  })
-  direct.forEach((message, index) => {
-    commits.push({ sha: shaOf(9000 + index), message, author: 'hubot', date: hoursAgo(direct.length - index) })
-  })
-  return { branch: 'main', commits, merged }
-}
 
 async function world(
   history: SimulatedHistory,
