@@ -1,14 +1,12 @@
 // `npm run demo -- batch`: a daily batch with `mode: batch`, against the simulated admin API and GitHub: four pull
 // requests and a commit pushed without one, merged since the last batch, become one job; the next run finds nothing
 // new and spends none. Each run is the bundled action, run as the runner runs it.
-import { startServer } from '../sim/admin-api.ts'
-import { simulateAgentApi } from '../sim/agent-api.ts'
 import { startFakeGitHub } from '../sim/github-api.ts'
 import type { SimulatedHistory } from '../sim/github-history.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
 import { renderRunnerLog } from '../sim/runner-log.ts'
+import { DEMO_KEY, serveJobsCompletingWith } from './scenario.ts'
 
-const KEY = 'mint_demo_key_not_a_real_secret'
 const PROMPT = 'Update the docs for everything merged below, where readers would notice it.'
 
 const hoursAgo = (hours: number): string => new Date(Date.now() - hours * 3_600_000).toISOString()
@@ -53,12 +51,7 @@ export async function showBatchDemo(entry: string | undefined, line: (title: str
   console.log(
     `mode: batch, on a schedule, in acme/api: since the last batch, four pull requests were merged into main (one a\nDependabot bump) and one commit was pushed without a pull request. The prompt:\n\n  ${PROMPT}\n`
   )
-  const api = simulateAgentApi({
-    projectId: 'demo-project',
-    apiKey: KEY,
-    run: { activePolls: 1, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/300' } }
-  })
-  const server = await startServer(api.respond)
+  const { api, server } = await serveJobsCompletingWith('https://github.com/acme/docs/pull/300')
   const github = await startFakeGitHub({ owner: 'acme', repo: 'api', history: history() })
   const step = (): Promise<ActionRun> =>
     runAction({
@@ -68,7 +61,7 @@ export async function showBatchDemo(entry: string | undefined, line: (title: str
       env: { GITHUB_API_URL: github.url, GITHUB_REPOSITORY: 'acme/api' },
       inputs: {
         'project-id': 'demo-project',
-        'api-key': KEY,
+        'api-key': DEMO_KEY,
         mode: 'batch',
         prompt: PROMPT,
         'batch-notify': 'true',

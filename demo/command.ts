@@ -2,14 +2,11 @@
 // A maintainer comments `/docs document the new flag` on pull request #42 (a job, with eyes on the comment, then a
 // rocket); a reader's `/docs` is refused with a reply; an ordinary comment costs nothing. Each run is the bundled
 // action, run as the runner runs it.
-import { startServer } from '../sim/admin-api.ts'
-import { simulateAgentApi } from '../sim/agent-api.ts'
 import { startFakeGitHub } from '../sim/github-api.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
 import { renderRunnerLog } from '../sim/runner-log.ts'
+import { DEMO_KEY, serveJobsCompletingWith } from './scenario.ts'
 import { PULL_REQUEST_FILES } from './merged-pull-request.ts'
-
-const KEY = 'mint_demo_key_not_a_real_secret'
 
 function commentEvent(id: number, body: string, user: string) {
   return {
@@ -30,12 +27,7 @@ export async function showCommandDemo(entry: string | undefined, line: (title: s
   console.log(
     'command: /docs, on comments of pull request #42 in acme/api. mona has write access; visitor can only read.\nA simulated admin API (each job completes with acme/docs#128) and a simulated GitHub.'
   )
-  const api = simulateAgentApi({
-    projectId: 'demo-project',
-    apiKey: KEY,
-    run: { activePolls: 1, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/128' } }
-  })
-  const server = await startServer(api.respond)
+  const { api, server } = await serveJobsCompletingWith('https://github.com/acme/docs/pull/128')
   const github = await startFakeGitHub({
     owner: 'acme',
     repo: 'api',
@@ -50,7 +42,7 @@ export async function showCommandDemo(entry: string | undefined, line: (title: s
       env: { GITHUB_API_URL: github.url, GITHUB_REPOSITORY: 'acme/api' },
       inputs: {
         'project-id': 'demo-project',
-        'api-key': KEY,
+        'api-key': DEMO_KEY,
         command: '/docs',
         context: 'auto',
         'base-url': server.url,

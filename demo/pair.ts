@@ -1,13 +1,11 @@
 // `npm run demo -- pair`: a code pull request's life with `mode: pair`, against the simulated admin API and GitHub:
 // it opens (one job), gets two pushes (two follow-ups, each with only its new commits), and is merged (a note on the
 // docs pull request, no job). Each run is the bundled action, run as the runner runs it.
-import { startServer } from '../sim/admin-api.ts'
-import { simulateAgentApi } from '../sim/agent-api.ts'
 import { type SimulatedFile, startFakeGitHub } from '../sim/github-api.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
 import { renderRunnerLog } from '../sim/runner-log.ts'
+import { DEMO_KEY, serveJobsCompletingWith } from './scenario.ts'
 
-const KEY = 'mint_demo_key_not_a_real_secret'
 const PROMPT = 'Keep the docs in step with this pull request: the API reference, and a guide section if it needs one.'
 const sha = (char: string): string => char.repeat(40)
 const [OPENED, FIRST_PUSH, SECOND_PUSH] = ['1', '2', '3'].map(sha) as [string, string, string]
@@ -50,12 +48,7 @@ export interface PairDemo {
 }
 
 export async function runPairDemo(entry?: string): Promise<PairDemo> {
-  const api = simulateAgentApi({
-    projectId: 'demo-project',
-    apiKey: KEY,
-    run: { activePolls: 1, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/128' } }
-  })
-  const server = await startServer(api.respond)
+  const { api, server } = await serveJobsCompletingWith('https://github.com/acme/docs/pull/128')
   const github = await startFakeGitHub({
     owner: 'acme',
     repo: 'api',
@@ -80,7 +73,7 @@ export async function runPairDemo(entry?: string): Promise<PairDemo> {
       env: { GITHUB_API_URL: github.url, GITHUB_REPOSITORY: 'acme/api' },
       inputs: {
         'project-id': 'demo-project',
-        'api-key': KEY,
+        'api-key': DEMO_KEY,
         mode: 'pair',
         prompt: PROMPT,
         'merged-label': 'code merged',

@@ -7,6 +7,19 @@ import { startFakeGitHub } from '../sim/github-api.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
 import { MERGED_PULL_REQUEST, PULL_REQUEST_FILES } from './merged-pull-request.ts'
 
+/** The key the simulated admin API takes: not a secret anywhere. */
+export const DEMO_KEY = 'mint_demo_key_not_a_real_secret'
+
+/** A simulated admin API on 127.0.0.1 whose every job is active for one poll, then completes with `prLink`. */
+export async function serveJobsCompletingWith(prLink: string) {
+  const api = simulateAgentApi({
+    projectId: 'demo-project',
+    apiKey: DEMO_KEY,
+    run: { activePolls: 1, final: { status: 'completed', prLink } }
+  })
+  return { api, server: await startServer(api.respond) }
+}
+
 export const DEMO_PROMPT =
   'Update the docs for the change below: the API reference, and a guide section if it needs one.'
 
@@ -26,7 +39,7 @@ export async function runDemoScenario(
 ): Promise<DemoRun> {
   const api = simulateAgentApi({
     projectId: 'demo-project',
-    apiKey: 'mint_demo_key_not_a_real_secret',
+    apiKey: DEMO_KEY,
     run: { activeForMs: 3000, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/128' } },
     previews: { build: { queuedPolls: 1, buildingPolls: 3, final: 'success' } }
   })
