@@ -4,6 +4,7 @@
 import { checkPrLink } from '../admin-api/agent-job.ts'
 import type { EventChange, PullRequestFacts } from '../github/change.ts'
 import type { Done, PullRef } from '../github/pulls.ts'
+import type { CommentView } from '../report/comment-body.ts'
 import type { StoredComment } from '../github/tracking-comments.ts'
 import type { WaitResult } from '../wait/job-wait.ts'
 import { type SourceEnd, tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
@@ -179,12 +180,9 @@ async function endOfSource(
       ? { end: undefined, notes: [`${docs} is not a GitHub pull request the action can reach`] }
       : await tellDocs(setup, pull, ref, how)
   const { notes, already } = told
-  for (const note of notes) setup.log.warning(note)
   // Not told: nothing is recorded, so that the next delivery of the event tries again.
   const state = told.end === undefined ? record.state : { ...record.state, source: told.end }
-  const comment = setup.openComment({ state, commentId: record.id, find: false })
-  comment?.show({ kind: 'source', how, docs, notes, ...(already ? { already } : {}) })
-  await comment?.settle()
+  await showSource(setup, { ...record, state }, { kind: 'source', how, docs, notes, ...(already ? { already } : {}) })
   const done = already
     ? `${already === 'merged' ? 'merged' : 'closed'} already, and is left as it is`
     : notes.length === 0
@@ -224,18 +222,33 @@ async function reopenDocs(
     setup.log.warning(`${why} The job is followed up; its docs pull request stays closed until it can be reopened.`)
     return { record, reopened: false }
   }
-  const source = pull.url === '' ? name : pull.url
-  const body = `The code pull request ${source}, which this docs pull request documents, was reopened, so this docs pull request is reopened too.`
+  const body = `${aboutSource(pull)} was reopened, so this docs pull request is reopened too.`
   // Open already: someone reopened it, and said so themselves.
-  const said = done.value === 'reopened' ? await setup.pulls?.comment(ref, body) : undefined
-  const notes = said?.kind === 'warning' ? [said.warning] : []
-  for (const note of notes) setup.log.warning(note)
+  const notes = done.value === 'reopened' ? warningsOf([await setup.pulls?.comment(ref, body)]) : []
   const { source: _closed, ...state } = record.state
-  const comment = setup.openComment({ state, commentId: record.id, find: false })
-  comment?.show({ kind: 'source', how: 'reopened', docs, notes })
-  await comment?.settle()
+  const reopened = { ...record, state }
+  await showSource(setup, reopened, { kind: 'source', how: 'reopened', docs, notes })
   setup.log.info(`Reopened ${docs}: ${name} is open again.`)
-  return { record: { ...record, state }, reopened: true }
+  return { record: reopened, reopened: true }
+}
+
+/** What failed, warned in the log; what became of the docs pull request, in the tracking comment with this record. */
+async function showSource(setup: StepSetup, record: StoredComment, view: CommentView & { kind: 'source' }) {
+  for (const note of view.notes) setup.log.warning(note)
+  const comment = setup.openComment({ state: record.state, commentId: record.id, find: false })
+  comment?.show(view)
+  await comment?.settle()
+}
+
+/** How a note on the docs pull request names the code pull request, up to what happened to it. */
+function aboutSource(pull: PullRequestFacts): string {
+  const source = pull.url === '' ? `pull request #${pull.number}` : pull.url
+  return `The code pull request ${source}, which this docs pull request documents,`
+}
+
+/** What could not be done on the docs pull request, in our own words. */
+function warningsOf(done: readonly (Done<unknown> | undefined)[]): string[] {
+  return done.flatMap((result) => (result?.kind === 'warning' ? [result.warning] : []))
 }
 
 function docsPull(setup: StepSetup, url: string): PullRef | undefined {
@@ -256,23 +269,17 @@ async function tellDocs(
   const { pulls, settings } = setup
   if (pulls === undefined)
     return { end: undefined, notes: ['The docs pull request was not told: GitHub could not be set up.'] }
-  const source = pull.url === '' ? `pull request #${pull.number}` : pull.url
-  const documents = `The code pull request ${source}, which this docs pull request documents,`
-  const warnings = (done: Done<unknown>[]) =>
-    done.flatMap((result) => (result.kind === 'warning' ? [result.warning] : []))
+  const documents = aboutSource(pull)
   if (how === 'merged') {
     const done: Done<unknown>[] = [await pulls.comment(ref, `${documents} was merged.`)]
     if (settings.pair.mergedLabel !== undefined) done.push(await pulls.label(ref, settings.pair.mergedLabel))
-    return { end: 'merged', notes: warnings(done) }
+    return { end: 'merged', notes: warningsOf(done) }
   }
   const closed = await pulls.close(ref)
   if (closed.kind === 'warning') return { end: undefined, notes: [closed.warning] }
   if (closed.value !== 'closed') return { end: 'found-closed', notes: [], already: closed.value }
-  const said = await pulls.comment(
-    ref,
-    `${documents} was closed without merging, so this docs pull request is closed too.`
-  )
-  return { end: 'closed', notes: warnings([said]) }
+  const note = `${documents} was closed without merging, so this docs pull request is closed too.`
+  return { end: 'closed', notes: warningsOf([await pulls.comment(ref, note)]) }
 }
 
 /** Once a job that replaces an earlier docs pull request has opened its own, the earlier one is closed, saying why. */
@@ -287,8 +294,7 @@ export async function closeSuperseded(
   const ref = docsPull(setup, earlier)
   if (ref === undefined || opened.url.href === earlier || setup.pulls === undefined) return
   const body = `Superseded by ${opened.url.href}, which a new agent job opened when the job of this one could take no follow-up.`
-  const results = [await setup.pulls.comment(ref, body), await setup.pulls.close(ref)]
-  const failed = results.flatMap((done) => (done.kind === 'warning' ? [done.warning] : []))
+  const failed = warningsOf([await setup.pulls.comment(ref, body), await setup.pulls.close(ref)])
   for (const warning of failed) setup.log.warning(warning)
   if (failed.length === 0) setup.log.info(`Closed ${earlier}: superseded by ${opened.url.href}.`)
 }
