@@ -93,41 +93,30 @@ class Reads implements GitHubReads {
   ): Promise<number | undefined> {
     const wanted = { project: this.#settings.projectId, since, ...run }
     let starts = 0
-    const read = await this.#ownRecordsSince(since, (state) => {
+    const read = await this.#ownRecords({ since: new Date(since).toISOString() }, (state) => {
       starts += startsIn(state, wanted)
       return false
-    })
-    return read ? starts : undefined
+    }).catch(() => 'unreadable' as const)
+    return read === 'unreadable' ? undefined : starts
   }
 
   async recordsAsDocs(url: string, since: number): Promise<boolean> {
     let found = false
-    await this.#ownRecordsSince(since, (state) => (found = state.pr === url))
+    const which = { since: new Date(since).toISOString() }
+    await this.#ownRecords(which, (state) => (found = state.pr === url)).catch(() => 'unreadable')
     return found
   }
 
   async latestBatchRecord(): Promise<{ readonly issue: number | undefined; readonly complete: boolean }> {
-    const [owner = '', repo = ''] = this.#where.repository.split('/')
-    const me = await this.login()
-    if (me === undefined) throw new Error('GitHub did not say who the token acts as')
-    const github = this.#client()
-    const params = { owner, repo, sort: 'updated', direction: 'desc', per_page: 100 } as const
-    const search = async () => {
-      let page = 0
-      for await (const { data } of github.octokit.paginate.iterator(
-        github.octokit.rest.issues.listCommentsForRepo,
-        params
-      )) {
-        for (const comment of listOf(data)) {
-          const issue = Number(/\/issues\/(\d+)$/.exec(textOf(fieldsAt(comment)['issue_url']))?.[1])
-          if (ownBatchRecordAt(comment, me, this.#settings.projectId) > 0 && Number.isSafeInteger(issue))
-            return { issue, complete: true }
-        }
-        if (++page >= MOST_COMMENT_PAGES) return { issue: undefined, complete: false }
-      }
-      return { issue: undefined, complete: true }
-    }
-    return github.bounded(search())
+    let issue: number | undefined
+    const read = await this.#ownRecords({ sort: 'updated', direction: 'desc' }, (state, comment) => {
+      if (!state.batch || !tracksProject(state, this.#settings.projectId)) return false
+      const number = Number(/\/issues\/(\d+)$/.exec(textOf(fieldsAt(comment)['issue_url']))?.[1])
+      if (Number.isSafeInteger(number)) issue = number
+      return issue !== undefined
+    })
+    if (read === 'unreadable') throw new Error('GitHub did not say who the token acts as')
+    return { issue, complete: read !== 'capped' }
   }
 
   async since(pull: PullRequestFacts, before: string): Promise<EventChange> {
@@ -142,32 +131,31 @@ class Reads implements GitHubReads {
   }
 
   /**
-   * Goes through the records in the action's own comments of the repository updated since `since`, newest pages
-   * first, until `visit` says stop; false when they could not be read.
+   * Goes through the records in the action's own comments of the repository (`which`: since when, in what order), at
+   * most 10 pages, until `visit` says stop: `stopped`, `read` (all of them), `capped`, or `unreadable` without the
+   * token's identity. Throws when GitHub fails.
    */
-  async #ownRecordsSince(since: number, visit: (state: TrackingState) => boolean): Promise<boolean> {
+  async #ownRecords(
+    which: { readonly since?: string; readonly sort?: 'updated'; readonly direction?: 'desc' },
+    visit: (state: TrackingState, comment: unknown) => boolean
+  ): Promise<'stopped' | 'read' | 'capped' | 'unreadable'> {
     const [owner, repo] = this.#where.repository.split('/')
     const me = await this.login()
-    if (!owner || !repo || me === undefined) return false
+    if (!owner || !repo || me === undefined) return 'unreadable'
     const github = this.#client()
-    const search = async (): Promise<boolean> => {
+    const search = async () => {
       let page = 0
-      const pages = github.octokit.paginate.iterator(github.octokit.rest.issues.listCommentsForRepo, {
-        owner,
-        repo,
-        since: new Date(since).toISOString(),
-        per_page: 100
-      })
-      for await (const { data } of pages) {
+      const list = github.octokit.rest.issues.listCommentsForRepo
+      for await (const { data } of github.octokit.paginate.iterator(list, { owner, repo, ...which, per_page: 100 })) {
         for (const comment of listOf(data)) {
           const state = ownRecord(comment, me)
-          if (state && visit(state)) return true
+          if (state && visit(state, comment)) return 'stopped'
         }
-        if (++page >= MOST_COMMENT_PAGES) break
+        if (++page >= MOST_COMMENT_PAGES) return 'capped'
       }
-      return true
+      return 'read'
     }
-    return github.bounded(search()).catch(() => false)
+    return github.bounded(search())
   }
 
   #client() {
