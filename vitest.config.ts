@@ -1,17 +1,32 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { BundleAwareSequencer } from './test/support/sequencer.ts'
+
+/** One worker per core. */
+const CORES = availableParallelism()
+/**
+ * End-to-end tests run side by side in one worker, each with its bundle process: most of their time is spent waiting
+ * on timers and on other processes, so a few per core keep the cores busy without crowding them (on 2 cores, 6 bundle
+ * processes at once).
+ */
+const E2E_TESTS_PER_WORKER = 3
+/**
+ * When a test is taken for hung. A safety net only, never what decides a test: every test waits on what happened (a
+ * request arrived, a line was logged, the process exited), so a busy machine makes a test slower, never red. Far
+ * above the slowest test on a machine with every core busy.
+ */
+const HUNG_MS = 600_000
 
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/tally-reporter.ts'],
     sequence: { sequencer: BundleAwareSequencer },
-    // The end-to-end files spend most of their time waiting on timers and child processes, not on the CPU.
-    maxWorkers: 3,
+    maxWorkers: CORES,
     projects: [
       // The decisions, module by module: no process, no network, no real time.
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       // The repository itself: docs, workflows, dependencies, the release script.
-      { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], testTimeout: HUNG_MS } },
       // The bundle run as the runner runs it, against loopback servers. Each test starts its own servers and its own
       // process, and most of their time is spent waiting, so tests run side by side.
       {
@@ -21,9 +36,9 @@ export default defineConfig({
           globalSetup: ['test/e2e/support/bundle-setup.ts'],
           setupFiles: ['test/e2e/support/bundle-ready.ts'],
           sequence: { concurrent: true },
-          maxConcurrency: 8,
-          testTimeout: 30_000,
-          hookTimeout: 30_000
+          maxConcurrency: E2E_TESTS_PER_WORKER,
+          testTimeout: HUNG_MS,
+          hookTimeout: HUNG_MS
         }
       }
     ]

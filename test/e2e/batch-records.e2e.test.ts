@@ -29,9 +29,6 @@ const run = bundleRunner({
   }
 })
 
-/** Several runs, and GitHub's writes spaced a second apart: a test takes tens of seconds, more on a busy machine. */
-const RUNS_MS = 240_000
-
 async function world(history: SimulatedHistory, github: Parameters<typeof servers.github>[0] = {}) {
   const fake = await servers.github({ owner: 'acme', repo: 'api', history, ...github })
   const agent = await servers.agentApi({
@@ -43,7 +40,7 @@ async function world(history: SimulatedHistory, github: Parameters<typeof server
   return { github: fake, api: agent.api, once }
 }
 
-describe('mode: batch finds its records', { timeout: RUNS_MS }, () => {
+describe('mode: batch finds its records', () => {
   it('sends nothing while its record cannot be written (a locked digest issue), and says why', async () => {
     const history = historyOf([11, 12])
     let locked = false
@@ -194,7 +191,7 @@ describe('mode: batch finds its records', { timeout: RUNS_MS }, () => {
   })
 })
 
-describe('mode: batch over a long window', { timeout: RUNS_MS }, () => {
+describe('mode: batch over a long window', () => {
   it('covers more than a thousand commits in turn, oldest first, each merged pull request once', async () => {
     const start = Date.now() - 5 * 86_400_000
     const at = (i: number) => new Date(start + i * 60_000).toISOString()

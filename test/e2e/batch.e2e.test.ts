@@ -30,9 +30,6 @@ const run = bundleRunner({
   }
 })
 
-/** Several runs, and GitHub's writes spaced a second apart: a test takes tens of seconds, more on a busy machine. */
-const RUNS_MS = 180_000
-
 async function world(
   history: SimulatedHistory,
   github: Partial<FakeGitHubOptions> = {},
@@ -54,7 +51,7 @@ const prompts = (api: { posts: { prompt: unknown }[] }) => api.posts.map((post) 
 const digestRecords = (github: { comments: { repo: string; issue: number; body: string }[] }) =>
   github.comments.filter((comment) => comment.repo === 'acme/api').map((comment) => readMarker(comment.body))
 
-describe('mode: batch', { timeout: RUNS_MS }, () => {
+describe('mode: batch', () => {
   it('sends five merged pull requests as one job, in order, within context-limit, and records the batch on a digest issue it opens', async () => {
     const { github, api, once } = await world(historyOf([11, 12, 13, 14, 15]))
     const result = await once({ 'context-limit': '3000' })

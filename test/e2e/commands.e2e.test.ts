@@ -26,9 +26,6 @@ const run = bundleRunner({
   }
 })
 
-/** GitHub's writes are spaced a second apart: a test with several takes seconds, more on a busy machine. */
-const WRITES_MS = 60_000
-
 const RECORDED = {
   issue: 42,
   repo: 'acme/api',
@@ -76,7 +73,7 @@ async function world(github: Partial<FakeGitHubOptions> = {}, api: Partial<Agent
   return { github: fake, api: agent.api, server: agent.server, comment }
 }
 
-describe('comment commands', { timeout: WRITES_MS }, () => {
+describe('comment commands', () => {
   it('follows up the job recorded on the pull request with the words of a writer, with eyes, then a rocket', async () => {
     const { github, api, comment } = await world({ existing: [RECORDED] })
     const result = await comment('/docs update the auth page\nand the quickstart')
@@ -218,7 +215,7 @@ describe('comment commands', { timeout: WRITES_MS }, () => {
   })
 })
 
-describe('label requests', { timeout: WRITES_MS }, () => {
+describe('label requests', () => {
   const labelled = (label: string, sender = 'maintainer') => ({
     action: 'labeled',
     label: { name: label },

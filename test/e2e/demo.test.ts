@@ -30,7 +30,7 @@ it('runs the demo of mode: pair: one job when the pull request opens, a follow-u
     'comment: The code pull request https://github.com/acme/api/pull/42, which this docs pull request documents, was merged.\nlabels: code merged'
   )
   expect(output).not.toContain('mint_demo_key_not_a_real_secret')
-}, 180_000)
+})
 
 it('runs the demo of mode: batch: one job for the pull requests merged since, the gated one named; the next run spends none', async () => {
   const { code, output } = await demo('batch')
@@ -44,7 +44,7 @@ it('runs the demo of mode: batch: one job for the pull requests merged since, th
   expect(output).toContain('Skipped: nothing new. No agent job was started.')
   expect(output).toContain('2 runs: 1 agent job for 4 merged pull requests; the second run spent none.')
   expect(output).not.toContain('mint_demo_key_not_a_real_secret')
-}, 120_000)
+})
 
 it("runs the demo of command: a writer's /docs starts a job with eyes and a rocket, a reader is refused, a chat costs nothing", async () => {
   const { code, output } = await demo('command')
@@ -55,7 +55,7 @@ it("runs the demo of command: a writer's /docs starts a job with eyes and a rock
   expect(output).toContain('comment 501: eyes\ncomment 501: rocket\ncomment 502: confused')
   expect(output).toContain('3 comments, 0 failed; 1 request to the agent')
   expect(output).not.toContain('mint_demo_key_not_a_real_secret')
-}, 120_000)
+})
 
 it('runs the demo: a merged pull request starts a job with what changed; it stays active, then completes with a pull request', async () => {
   const child = spawn(process.execPath, [join(ROOT, 'demo', 'run.ts')], {
@@ -87,4 +87,4 @@ it('runs the demo: a merged pull request starts a job with what changed; it stay
   expect(output).toMatch(/exit code 0: the step passed/)
   expect(output).not.toContain('::')
   expect(output).not.toContain('mint_demo_key_not_a_real_secret')
-}, 30_000)
+})

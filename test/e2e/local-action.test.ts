@@ -84,4 +84,4 @@ it('runs under local-action with only the required inputs and a prompt, and repo
   }
   expect(report).not.toContain('No outputs were set!')
   expect(output).not.toContain(KEY)
-}, 120_000)
+})

@@ -96,13 +96,7 @@ async function world(github: FakeGitHubOptions = GITHUB, api: Partial<AgentApiOp
 const prompts = (api: { posts: { what: string; prompt: unknown }[] }) =>
   api.posts.map((post) => ({ what: post.what, prompt: String(post.prompt) }))
 
-/**
- * A pull request's life is several runs of the step, and GitHub's writes are spaced a second apart (Octokit's
- * throttling, as GitHub asks): a test takes tens of seconds, more on a busy machine.
- */
-const LIFE_MS = 180_000
-
-describe('mode: pair', { timeout: LIFE_MS }, () => {
+describe('mode: pair', () => {
   it('starts one job when the pull request opens, records its head, and keeps a check on it: in progress, then success', async () => {
     const { github, api, on } = await world()
     const result = await on(pullEvent('opened', A))

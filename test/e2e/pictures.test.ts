@@ -19,4 +19,4 @@ it('renders the comment while the preview builds and once it is ready, and the j
     // The marker stays hidden: GitHub shows no HTML comment.
     expect(html.replaceAll(/<!--[\s\S]*?-->/g, '')).not.toContain('wait-for-mintlify-agent-job')
   }
-}, 30_000)
+})

@@ -277,7 +277,7 @@ describe('the tracking comment', () => {
     expect(warningAnnotations(result)).toContain(
       'issue #12 has more than 10,000 comments: the search for tracking comments read the oldest 100 and the newest 9,900.'
     )
-  }, 60_000)
+  })
 
   it('shows text from the API as code, so it mentions nobody', async () => {
     const github = await servers.github()
