@@ -45,12 +45,6 @@ export async function runDemoScenario(
   })
   const server = await startServer(api.respond)
   const github = await startFakeGitHub({ owner: 'acme', repo: 'api', pullFiles: { 42: PULL_REQUEST_FILES } })
-  const comments: string[] = []
-  const record = (): void => {
-    const body = github.comments[0]?.body
-    if (body !== undefined && body !== comments.at(-1)) comments.push(body)
-  }
-  const watch = setInterval(record, 20)
   try {
     const run = await runAction({
       ...(options.entry ? { entry: options.entry } : {}),
@@ -74,7 +68,12 @@ export async function runDemoScenario(
       eventName: 'pull_request',
       event: MERGED_PULL_REQUEST
     })
-    record()
+    // Each version of the tracking comment the action wrote, an edit that changed nothing left out.
+    const tracking = github.written[0]?.id
+    const comments = github.written
+      .filter((version) => version.id === tracking)
+      .map((version) => version.body)
+      .filter((body, index, bodies) => body !== bodies[index - 1])
     const prompt = api.posts[0]?.prompt
     return {
       run,
@@ -85,7 +84,6 @@ export async function runDemoScenario(
       githubRequests: github.calls.length
     }
   } finally {
-    clearInterval(watch)
     await Promise.all([server.close(), github.close()])
   }
 }

@@ -18,6 +18,8 @@ export type Respond = (req: IncomingMessage, res: ServerResponse, index: number)
 export interface RunningServer {
   readonly url: string
   readonly requests: RecordedRequest[]
+  /** Resolves once no connection to the server is open: after its clients have exited, `requests` holds all they sent. */
+  allClosed(): Promise<void>
   close(): Promise<void>
 }
 
@@ -29,12 +31,14 @@ export interface ServerOptions {
   readonly tls?: { readonly key: string; readonly cert: string }
   /** Keep a record of every request (the default); a soak test turns it off to measure only the client. */
   readonly record?: boolean
+  /** How long an idle connection is kept open, as a load balancer would (30 s); 0 keeps it until the client closes it. */
+  readonly keepAliveMs?: number
 }
 
 /** Starts an HTTP(S) server on a loopback port. */
 export async function startServer(
   respond: Respond,
-  { host = '127.0.0.1', port = 0, tls, record = true }: ServerOptions = {}
+  { host = '127.0.0.1', port = 0, tls, record = true, keepAliveMs = 30_000 }: ServerOptions = {}
 ): Promise<RunningServer> {
   const requests: RecordedRequest[] = []
   let count = 0
@@ -55,16 +59,24 @@ export async function startServer(
   }
   const server = tls ? createTlsServer(tls, listener) : createServer(listener)
   // Keep idle connections open as a load balancer would, so a client that leaves sockets open cannot exit.
-  server.keepAliveTimeout = 30_000
+  server.keepAliveTimeout = keepAliveMs
+  let whenAllClosed: (() => void)[] = []
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
+    socket.on('close', () => {
+      sockets.delete(socket)
+      if (sockets.size > 0) return
+      for (const resolve of whenAllClosed) resolve()
+      whenAllClosed = []
+    })
   })
   await new Promise<void>((resolve) => server.listen(port, host, resolve))
   const address = server.address() as AddressInfo
   return {
     url: `${tls ? 'https' : 'http'}://${host}:${address.port}`,
     requests,
+    allClosed: () =>
+      sockets.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenAllClosed.push(resolve)),
     close: async () => {
       for (const socket of sockets) socket.destroy()
       await new Promise<void>((resolve) =>

@@ -81,6 +81,8 @@ export interface CheckRun {
 export interface FakeGitHub extends RunningServer {
   /** Comments by id, across issues and repositories. */
   readonly comments: StoredComment[]
+  /** Every body the action wrote to a comment, made or edited, in order: each version a reader could have seen. */
+  readonly written: { readonly id: number; readonly body: string }[]
   /** `METHOD path` of every request, in order. */
   readonly calls: string[]
   /** Pull requests by `owner/name`, as the action's writes left them. */
@@ -163,6 +165,7 @@ interface World {
   readonly home: string
   readonly viewer: string
   readonly comments: StoredComment[]
+  readonly written: FakeGitHub['written']
   readonly pulls: Map<string, SimulatedPull[]>
   readonly checkRuns: CheckRun[]
   readonly issues: SimulatedIssue[]
@@ -181,6 +184,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     home,
     viewer: options.viewer ?? 'github-actions[bot]',
     comments: [],
+    written: [],
     pulls: new Map(
       Object.entries(options.pulls ?? {}).map(([repo, pulls]) => [
         repo,
@@ -215,6 +219,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   return {
     ...server,
     comments: world.comments,
+    written: world.written,
     calls,
     pulls: world.pulls,
     checkRuns: world.checkRuns,
@@ -428,6 +433,7 @@ async function write(world: World, request: Request, repo: string, rest: string)
       updatedAt: at
     }
     world.comments.push(comment)
+    world.written.push({ id: comment.id, body: comment.body })
     return done(201, commentView(world, comment))
   }
   const reacted = /^\/(issues|pulls)\/comments\/(\d+)\/reactions$/.exec(rest)
@@ -444,6 +450,7 @@ async function write(world: World, request: Request, repo: string, rest: string)
     if (String(body['body']).length > MAX_BODY) return sendJson(res, 422, TOO_LONG)
     comment.body = String(body['body'])
     comment.updatedAt = stamp(world)
+    world.written.push({ id: comment.id, body: comment.body })
     return done(200, commentView(world, comment))
   }
   return writePullsAndChecks(world, request, repo, rest, body, done)

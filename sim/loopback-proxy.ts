@@ -2,7 +2,8 @@
 // http:// targets, CONNECT tunnels for https:// targets. It records what it carried. Host names under `.test`
 // (such as api.mintlify.test) reach this machine, as a real host would through a real proxy; `routes` sends
 // other `host:port` targets (such as api.mintlify.com:443) to servers on this machine. `misbehave` makes it a proxy
-// that closes every tunnel's connection at once, holds each CONNECT unanswered, or answers it with a status.
+// that closes every tunnel's connection at once, holds each CONNECT unanswered, or answers it with a status; or that
+// does so only to some of them, by their order.
 import { createServer, request as httpRequest } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 
@@ -19,8 +20,11 @@ export type Misbehaviour = 'close' | 'hang' | number
 export interface ProxyOptions {
   /** `host:port` targets and the `host:port` that serves each, e.g. `api.mintlify.com:443` -> `127.0.0.1:41234`. */
   readonly routes?: Readonly<Record<string, string>>
-  /** Fail every CONNECT this way (a request for an http:// target alike), instead of carrying it. */
-  readonly misbehave?: Misbehaviour
+  /**
+   * Fail every CONNECT this way (a request for an http:// target alike), instead of carrying it; or, given a function
+   * of the request's number (0 for the first), fail those it names and carry the others.
+   */
+  readonly misbehave?: Misbehaviour | ((request: number) => Misbehaviour | undefined)
 }
 
 /** Fails the CONNECT on this socket as `misbehave` says. */
@@ -37,10 +41,14 @@ export async function startProxy({ routes = {}, misbehave }: ProxyOptions = {}):
     return { host: host.endsWith('.test') ? '127.0.0.1' : host, port: Number(port) }
   }
   const carried: string[] = []
+  /** How this request (the latest carried) is failed, if it is. */
+  const failureOf = (): Misbehaviour | undefined =>
+    typeof misbehave === 'function' ? misbehave(carried.length - 1) : misbehave
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     carried.push(`${req.method ?? ''} ${req.url ?? ''}`)
-    if (misbehave !== undefined) return fail(req.socket, misbehave)
+    const failure = failureOf()
+    if (failure !== undefined) return fail(req.socket, failure)
     const target = new URL(req.url ?? '')
     const resolved = resolve(target.hostname, target.port || '80')
     target.hostname = resolved.host
@@ -55,7 +63,8 @@ export async function startProxy({ routes = {}, misbehave }: ProxyOptions = {}):
   server.on('connect', (req, client: Socket, head: Buffer) => {
     carried.push(`CONNECT ${req.url ?? ''}`)
     client.on('error', () => undefined)
-    if (misbehave !== undefined) return fail(client, misbehave)
+    const failure = failureOf()
+    if (failure !== undefined) return fail(client, failure)
     const [host = '', port = '443'] = (req.url ?? '').split(':')
     const resolved = resolve(host, port)
     const upstream = connect(resolved.port, resolved.host, () => {

@@ -1,6 +1,7 @@
 // Tests act on what happened (a request arrived, a line was logged), never on a guess of how long the action takes
 // to start: on a loaded machine a guess is a flake.
 import type { ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
 
 /** Calls `act` once `ready()` holds, checking every 10 ms. */
 export function once(ready: () => boolean, act: () => void): void {
@@ -23,4 +24,25 @@ export function whenLogged(child: ChildProcess, text: string): Promise<void> {
     }
     child.stdout?.on('data', listener)
   })
+}
+
+/**
+ * The step's clock, moved by the test when something has happened (test/fixtures/fast-clock.mjs): `run` goes into a
+ * run's options, and `jump()` moves the step's time `jumpMs` ahead at once, its waits with it. A timeout then runs
+ * out right after what the test waited for, however fast the machine is.
+ */
+export function steppedClock(jumpMs: number) {
+  let step: ChildProcess | undefined
+  return {
+    run: {
+      nodeArgs: ['--import', join(import.meta.dirname, '..', '..', 'fixtures', 'fast-clock.mjs')],
+      env: { FAST_CLOCK_JUMP_MS: String(jumpMs) },
+      onSpawn: (child: ChildProcess) => {
+        step = child
+      }
+    },
+    jump: (): void => {
+      step?.kill('SIGUSR2')
+    }
+  }
 }
