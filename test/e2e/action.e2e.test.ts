@@ -114,13 +114,16 @@ describe('the bundled action', () => {
   })
 
   it('times out with status active, and fails the step', async () => {
-    // Long enough for a few polls on a loaded machine.
-    const { run, requests } = await waitFor({ activePolls: 1000, final: { status: 'completed' } }, { timeout: '2s' })
+    const { run, requests } = await waitFor({ activePolls: 1000, final: { status: 'completed' } }, { timeout: '1s' })
     expect(run.exitCode).toBe(1)
     expect(run.outputs).toMatchObject({ status: 'active', outcome: 'timeout', prLink: '' })
-    expect(errorAnnotations(run)).toEqual([expect.stringContaining('was still active when the timeout of 2s ran out')])
-    expect(requests.length).toBeGreaterThanOrEqual(4)
-    expect(run.durationMs).toBeLessThan(10_000)
+    const polls = `${requests.length} ${requests.length === 1 ? 'poll' : 'polls'}`
+    // Every poll is counted, however many a busy machine fitted in the timeout.
+    expect(errorAnnotations(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(`was still active when the timeout of 1s ran out after [\\dhms ]+ \\(${polls}\\)`)
+      )
+    ])
     expect(run.summary).toContain('Timed out waiting')
   })
 

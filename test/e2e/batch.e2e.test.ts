@@ -121,12 +121,13 @@ describe('mode: batch', () => {
     const { github, api, once } = await world(
       historyOf([11, 12, 13]),
       {},
-      {
-        run: { activeForMs: 6000, final: { status: 'completed', prLink: DOCS_PR } }
-      }
+      { run: { activePolls: Infinity, final: { status: 'completed', prLink: DOCS_PR } } }
     )
-    const timedOut = await once({ timeout: '2s', 'fail-on': '' })
+    const timedOut = await once({ timeout: '1s', 'fail-on': '' })
     expect(timedOut.outputs['outcome']).toBe('timeout')
+    // The job is still running when the next run begins, and completes while it waits.
+    const job = api.jobs.get('job-1')
+    if (job) Object.assign(job, { run: { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } }, polls: 0 })
     const waited = await once()
     expect(waited.stdout).toContain('The batch before this one is still running (agent job "job-1")')
     expect(waited.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1', 'batch-prs': '[11,12,13]' })

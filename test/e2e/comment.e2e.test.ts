@@ -247,7 +247,7 @@ describe('two runs on one tracking comment', () => {
     const api = simulateAgentApi({
       projectId: 'proj',
       apiKey: KEY,
-      run: { activeForMs: 60_000, final: { status: 'completed', prLink: PR } }
+      run: { activePolls: Infinity, final: { status: 'completed', prLink: PR } }
     })
     const server = await servers.serve(api.respond)
     const github = await servers.github()

@@ -307,7 +307,7 @@ describe('context: auto', () => {
     const { api, server } = await servers.agentApi({
       projectId: PROJECT,
       apiKey: KEY,
-      run: { activeForMs: 600_000, final: { status: 'completed' } }
+      run: { activePolls: Infinity, final: { status: 'completed' } }
     })
     const fake = await servers.github({ owner: 'acme', repo: 'api', pullFiles: { 7: FILES } })
     const inputs = { comment: 'true', timeout: '500ms', 'fail-on': '' }

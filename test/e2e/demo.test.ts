@@ -77,7 +77,7 @@ it('runs the demo: a merged pull request starts a job with what changed; it stay
   expect(output).toContain('job-id: job-1')
   expect(output).toMatch(/✅ \*\*Mintlify agent job completed\*\*: the agent opened a pull request/)
   expect(output).toMatch(
-    /\nJob status: completed \(was active, after \ds\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/
+    /\nJob status: completed \(was active, after [\dhms ]+\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/
   )
   expect(output).toContain('prLink: https://github.com/acme/docs/pull/128')
   expect(output).toContain('\nPreview build: success (after')

@@ -7,7 +7,7 @@ import type { AgentApiOptions } from '../../sim/agent-api.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner, type RunOptions } from './support/run-bundle.ts'
-import { once } from './support/triggers.ts'
+import { once, steppedClock } from './support/triggers.ts'
 
 const KEY = 'mint_preview_secret_key_0123456'
 const PROJECT = 'docs'
@@ -141,8 +141,14 @@ describe('preview: true', () => {
   })
 
   it('ends a build that outlasts the timeout as building, with the address set, and the job completed', async () => {
-    const { server } = await api({ previews: { build: { queuedPolls: 1000, final: 'success' } } })
-    const result = await run(server, { timeout: '3s' })
+    const clock = steppedClock(10 * 60_000)
+    const { api: agent } = await api({ previews: { build: { queuedPolls: 1000, final: 'success' } } })
+    // The first read of the build's status moves the step's clock past its timeout.
+    const server = await servers.serve((req, res, index) => {
+      if (req.url?.startsWith('/v1/project/update-status/')) clock.jump()
+      return agent.respond(req, res, index)
+    })
+    const result = await run(server, { timeout: '10m' }, clock.run)
     expect(result.exitCode, result.stdout).toBe(0)
     expect(result.outputs).toMatchObject({
       outcome: 'completed',
@@ -243,23 +249,18 @@ describe('preview: true', () => {
   it('shows the preview on the tracking comment: building with its address, then ready', async () => {
     const github = await servers.github()
     const { server } = await api({ previews: { build: { queuedPolls: 3, buildingPolls: 3, final: 'success' } } })
-    const seen: string[] = []
     const result = await run(
       server,
       { comment: 'true' },
       {
         eventName: 'issues',
         event: { action: 'labeled', issue: { number: 12 } },
-        env: { GITHUB_API_URL: github.url },
-        onSpawn: () =>
-          once(
-            () => github.comments[0]?.body.includes('Preview building') ?? false,
-            () => seen.push(github.comments[0]?.body ?? '')
-          )
+        env: { GITHUB_API_URL: github.url }
       }
     )
     expect(result.exitCode, result.stdout).toBe(0)
-    expect(seen[0]).toContain(`🔄 **Preview building**: <a href="${URL_OF_JOB_1}">`)
+    const building = github.written.filter((version) => version.body.includes('Preview building'))
+    expect(building[0]?.body).toContain(`🔄 **Preview building**: <a href="${URL_OF_JOB_1}">`)
     expect(github.comments).toHaveLength(1)
     expect(github.comments[0]?.body).toContain(`🔍 **Preview ready**: <a href="${URL_OF_JOB_1}">`)
   })

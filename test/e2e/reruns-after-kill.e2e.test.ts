@@ -26,7 +26,7 @@ describe('re-runs', () => {
       const api = simulateAgentApi({
         projectId: PROJECT,
         apiKey: KEY,
-        run: { activeForMs: 60_000, final: { status: 'completed' } }
+        run: { activePolls: Infinity, final: { status: 'completed' } }
       })
       let lost = false
       const server = await servers.serve((req, res, index) => {
@@ -59,7 +59,7 @@ describe('re-runs', () => {
     const api = simulateAgentApi({
       projectId: PROJECT,
       apiKey: KEY,
-      run: { activeForMs: 60_000, final: { status: 'completed' } }
+      run: { activePolls: Infinity, final: { status: 'completed' } }
     })
     const server = await servers.serve(api.respond)
     let patches = 0
@@ -118,7 +118,7 @@ describe('re-runs', () => {
     const api = simulateAgentApi({
       projectId: PROJECT,
       apiKey: KEY,
-      run: { activeForMs: 60_000, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' } }
+      run: { activePolls: Infinity, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' } }
     })
     const server = await servers.serve(api.respond)
     const github = await servers.github()

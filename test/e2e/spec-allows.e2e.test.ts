@@ -122,15 +122,23 @@ describe('the admin API', () => {
     expect(error).not.toContain('Check base-url')
   })
 
-  it('keeps polling through a status it does not know, warns once, and names it when the timeout ends', async () => {
-    const server = await servers.serve((_req, res) => job(res, 'job-1', 'queued'))
-    // Long enough for a few polls on a loaded machine.
-    const result = await run(server, { 'job-id': 'job-1', timeout: '3s', 'fail-on': 'failed' })
+  it('keeps polling through a status it does not know, warns once, and takes the end when it comes', async () => {
+    const server = await servers.serve((_req, res, index) => job(res, 'job-1', index < 3 ? 'queued' : 'completed'))
+    const result = await run(server, { 'job-id': 'job-1' })
     expect(result.exitCode).toBe(0)
-    expect(server.requests.length).toBeGreaterThan(2)
+    expect(server.requests).toHaveLength(4)
+    expect(result.outputs).toMatchObject({ outcome: 'completed', status: 'completed' })
     expect(warningAnnotations(result)).toEqual([
       'The API reported the status "queued", which this action does not know: it keeps polling until the job is completed, archived or failed.'
     ])
+  })
+
+  it('names a status it does not know when the timeout ends', async () => {
+    const server = await servers.serve((_req, res) => job(res, 'job-1', 'queued'))
+    const result = await run(server, { 'job-id': 'job-1', timeout: '1s', 'fail-on': 'failed' })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'timeout' })
+    expect(warningAnnotations(result)).toHaveLength(1)
     expect(result.stdout).toContain('The API reported a status this action does not know ("queued")')
   })
 
@@ -175,7 +183,8 @@ const onIssue = (github: { url: string }, env: Record<string, string> = {}): Par
   env: { GITHUB_API_URL: github.url, ...env }
 })
 const BOT = 'github-actions[bot]'
-const running = (jobId: string) => ({ jobId, activeForMs: 600_000, final: { status: 'completed', prLink: PR } })
+/** A job that stays active until the test says otherwise. */
+const running = (jobId: string) => ({ jobId, activePolls: Infinity, final: { status: 'completed', prLink: PR } })
 
 describe('the tracking comment', () => {
   it('follows up the job the action reported last by its own record, not the comment a person edited last', async () => {
@@ -231,7 +240,8 @@ describe('the tracking comment', () => {
     const { api, server } = await servers.agentApi({ projectId: PROJECT, apiKey: KEY, run: running('') })
     const result = await run(
       server,
-      { prompt: 'Document /users', comment: 'true', timeout: '20s' },
+      // The job ends once the comment is deleted: the timeout only stops a step that never gets there.
+      { prompt: 'Document /users', comment: 'true', timeout: '5m' },
       {
         ...onIssue(github),
         onSpawn: () => {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { ActionRun } from '../../sim/run-action.ts'
+import type { ActionRun } from '../e2e/support/run-bundle.ts'
 import { decodeCommandData } from '../../sim/runner-log.ts'
 
 /** The key may appear only in the runner's `::add-mask::` command, which the runner consumes and never shows. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { faultDelay, GROWTH, pollDelay } from '../../../src/wait/retry.ts'
+import { cancelGraceMs, faultDelay, GROWTH, pollDelay } from '../../../src/wait/retry.ts'
 
 const options = { pollIntervalMs: 5000, maxPollIntervalMs: 30_000 }
 const noJitter = (): number => 0
@@ -32,5 +32,14 @@ describe('faultDelay', () => {
   it('spreads retries over the upper half of the delay', () => {
     expect(faultDelay(3, options, fullJitter)).toBeGreaterThanOrEqual(10_000)
     expect(faultDelay(3, options, fullJitter)).toBeLessThan(20_000)
+  })
+})
+
+// The runner cancels with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that. The end-to-end tests see
+// a cancelled step end with its outputs and summary written, however busy the machine; this is how soon it must.
+describe('cancelGraceMs', () => {
+  it("ends a cancelled step within the runner's patience, and within 2.5 s when it has no comment to edit", () => {
+    expect(cancelGraceMs(true)).toBeLessThan(7500)
+    expect(cancelGraceMs(false)).toBeLessThan(2500)
   })
 })
