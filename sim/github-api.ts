@@ -97,8 +97,10 @@ export interface FakeGitHub extends RunningServer {
 export interface FakeGitHubOptions {
   readonly owner?: string
   readonly repo?: string
-  /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes. */
+  /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes unless `writesAs`. */
   readonly viewer?: string
+  /** The author of what the token writes, when not `viewer`: `name[bot]` for an app GraphQL names `name`. */
+  readonly writesAs?: string
   /** Comments already on the issues when the run starts (the workflow's repository unless `repo` says); `updatedAt` a time of the test's choosing. */
   readonly existing?: (Pick<StoredComment, 'issue' | 'body' | 'user'> & {
     readonly repo?: string
@@ -162,6 +164,8 @@ interface World {
   readonly options: FakeGitHubOptions
   readonly home: string
   readonly viewer: string
+  /** The author of what the token writes. */
+  readonly writer: string
   readonly comments: StoredComment[]
   readonly pulls: Map<string, SimulatedPull[]>
   readonly checkRuns: CheckRun[]
@@ -180,6 +184,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     options,
     home,
     viewer: options.viewer ?? 'github-actions[bot]',
+    writer: options.writesAs ?? options.viewer ?? 'github-actions[bot]',
     comments: [],
     pulls: new Map(
       Object.entries(options.pulls ?? {}).map(([repo, pulls]) => [
@@ -423,7 +428,7 @@ async function write(world: World, request: Request, repo: string, rest: string)
       repo,
       issue: Number(issueComments[1]),
       body: String(body['body']),
-      user: world.viewer,
+      user: world.writer,
       createdAt: at,
       updatedAt: at
     }
@@ -433,7 +438,7 @@ async function write(world: World, request: Request, repo: string, rest: string)
   const reacted = /^\/(issues|pulls)\/comments\/(\d+)\/reactions$/.exec(rest)
   if (reacted && req.method === 'POST') {
     const wanted = { commentId: Number(reacted[2]), review: reacted[1] === 'pulls', content: String(body['content']) }
-    const answer = react(world.reactions, { ...wanted, user: world.viewer })
+    const answer = react(world.reactions, { ...wanted, user: world.writer })
     return done(answer.status, answer.body)
   }
   const update = /^\/issues\/comments\/(\d+)$/.exec(rest)
