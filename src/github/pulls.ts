@@ -9,7 +9,7 @@ import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
 import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
 import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient } from './client.ts'
-import { fieldsOf, httpStatusOf, textOf } from './fields.ts'
+import { fieldsAt, fieldsOf, httpStatusOf, textOf } from './fields.ts'
 
 /** A pull request by its repository (`owner/name`) and number. */
 export interface PullRef {
@@ -138,6 +138,16 @@ export class PullOperations {
   /** The files the docs pull request touches, as GitHub lists them (3,000 at most), and whether that is all. */
   files(ref: PullRef): Promise<Done<PullFiles>> {
     return this.#onDocs(ref, `read the files of ${describe(ref)}`, (client) => readFiles(client, ref))
+  }
+
+  /** The head commit of a pull request of the workflow's repository, read for its check run. */
+  head(ref: PullRef): Promise<Done<string>> {
+    const doing = `read the head commit of ${describe(ref)}`
+    const advice = 'the workflow needs permissions: pull-requests: read'
+    return this.#run(this.#work.own, doing, advice, async (client) => {
+      const { data } = await client.octokit.rest.pulls.get({ ...ownerAndName(ref.repository), pull_number: ref.number })
+      return textOf(fieldsAt(data, 'head')['sha'])
+    })
   }
 
   /** Creates a check run on `headSha` of the workflow's repository: its id and address. */

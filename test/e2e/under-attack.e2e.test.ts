@@ -134,3 +134,48 @@ describe("a user who registered the app's name", { timeout: RUNS_MS }, () => {
     expect(warningAnnotations(result)).toEqual([])
   })
 })
+
+/** An `issue_comment` on pull request #7 by `user`. */
+function commentEvent(body: string, user: string) {
+  return {
+    action: 'created',
+    issue: { number: 7, title: 'Add a retry option', body: '', pull_request: { url: 'x' }, user: { login: 'octocat' } },
+    comment: { id: 9001, body, user: { login: user, type: 'User' } },
+    sender: { login: user, type: 'User' }
+  }
+}
+
+describe('mode: pair with command', { timeout: RUNS_MS }, () => {
+  async function comment(body: string, user: string) {
+    const { github, api, server } = await world({
+      roles: { maintainer: 'write' },
+      pulls: { 'acme/api': [{ number: 7, state: 'open', labels: [], headSha: HEAD }] },
+      pullFiles: { 7: [{ filename: 'src/retry.ts', status: 'modified', additions: 3, deletions: 1 }] }
+    })
+    const inputs = { mode: 'pair', command: '/docs', prompt: 'Keep the docs in step.' }
+    const result = await run(server, inputs, { eventName: 'issue_comment', event: commentEvent(body, user), github })
+    return { result, github, api }
+  }
+
+  it('makes no request at all, and no check run, for a comment that asks nothing', async () => {
+    const { result, github, api } = await comment('Looks good to me.', 'maintainer')
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'no command' })
+    expect(github.calls).toEqual([])
+    expect(github.checkRuns).toEqual([])
+    expect(api.posts).toEqual([])
+  })
+
+  it("puts the check run of an accepted request on the pull request's head commit", async () => {
+    const { result, github, api } = await comment('/docs Mention the new retry option.', 'maintainer')
+    expect(result.outputs, result.stdout).toMatchObject({ outcome: 'completed', 'action-taken': 'commanded' })
+    expect(api.posts).toHaveLength(1)
+    expect(github.checkRuns.map((check) => [check.headSha, check.conclusion])).toEqual([[HEAD, 'success']])
+  })
+
+  it("makes no check run for a stranger's refused request, which must not stand in for the pull request's check", async () => {
+    const { result, github, api } = await comment('/docs Rewrite everything.', 'stranger')
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'refused' })
+    expect(api.posts).toEqual([])
+    expect(github.checkRuns).toEqual([])
+  })
+})
