@@ -1,8 +1,8 @@
 // A local stand-in for the parts of GitHub's API the action uses, across the repositories a test names (the
 // workflow's own, `owner/repo`, and others such as a docs repository): GraphQL's `viewer` (who the token acts as); an
 // issue's comments (list, paginated; read one; create; update) and the repository's comments updated since a time; pull
-// requests (read, close), their files, and compares between two commits; labels; check runs; who may do what
-// (collaborator permission) and reactions on comments.
+// requests (read, close), their files, and compares between two commits; labels; check runs (made, edited, listed for
+// a commit); who may do what (collaborator permission) and reactions on comments.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 import {
@@ -69,6 +69,8 @@ export interface CheckRun {
   readonly repo: string
   readonly name: string
   readonly headSha: string
+  /** The id the action gave it (`external_id`). */
+  readonly externalId: string | undefined
   /** Every status and conclusion it went through, in order: `in_progress`, then `completed/success`, say. */
   readonly history: string[]
   status: string
@@ -333,6 +335,15 @@ function read(world: World, request: Request, repo: string, rest: string): void 
     const found = pullOf(world, repo, Number(pull[1]))
     return found ? sendJson(res, 200, pullView(repo, found)) : sendJson(res, 404, { message: 'Not Found' })
   }
+  const checks = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)
+  if (checks) {
+    // A commit's check runs, by `check_name` when given.
+    const name = url.searchParams.get('check_name')
+    const runs = world.checkRuns.filter(
+      (run) => run.repo === repo && run.headSha === checks[1] && (name === null || run.name === name)
+    )
+    return sendJson(res, 200, { total_count: runs.length, check_runs: runs.map(checkView) })
+  }
   const compare = /^\/compare\/(.+)$/.exec(rest)
   if (compare) return sendCompare(world, request, decodeURIComponent(compare[1] ?? ''))
   return sendJson(res, 404, { message: 'Not Found' })
@@ -502,6 +513,7 @@ function writePullsAndChecks(
       repo,
       name: String(body['name']),
       headSha: String(body['head_sha']),
+      externalId: typeof body['external_id'] === 'string' ? body['external_id'] : undefined,
       history: [],
       status: 'queued',
       conclusion: undefined,
@@ -543,6 +555,7 @@ function checkView(run: CheckRun) {
     head_sha: run.headSha,
     status: run.status,
     conclusion: run.conclusion ?? null,
+    external_id: run.externalId ?? null,
     html_url: `https://github.com/${run.repo}/runs/${run.id}`
   }
 }

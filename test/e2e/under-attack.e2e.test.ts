@@ -179,3 +179,27 @@ describe('mode: pair with command', { timeout: RUNS_MS }, () => {
     expect(github.checkRuns).toEqual([])
   })
 })
+
+describe('a check run', { timeout: RUNS_MS }, () => {
+  it('whose create answered 502 after GitHub made it is found and ended, not left in progress, nor made twice', async () => {
+    let failed = false
+    const { github, server } = await world({
+      pullFiles: { 7: [{ filename: 'src/retry.ts', status: 'modified', additions: 3, deletions: 1 }] },
+      failAfterWriting: (call) => {
+        if (failed || call !== 'POST /repos/acme/api/check-runs') return undefined
+        failed = true
+        return 502
+      }
+    })
+    const result = await run(
+      server,
+      { prompt: 'Document the change', check: 'true' },
+      { eventName: 'pull_request', event: pullEvent('opened'), github }
+    )
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(github.checkRuns.map((check) => [check.headSha, check.history])).toEqual([
+      [HEAD, ['in_progress', 'completed/success']]
+    ])
+    expect(warningAnnotations(result)).toEqual([])
+  })
+})
