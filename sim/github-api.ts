@@ -1,8 +1,8 @@
 // A local stand-in for the parts of GitHub's API the action uses, across the repositories a test names (the
 // workflow's own, `owner/repo`, and others such as a docs repository): GraphQL's `viewer` (who the token acts as); an
 // issue's comments (list, paginated; read one; create; update) and the repository's comments updated since a time; pull
-// requests (read, close), their files, and compares between two commits; labels; check runs; who may do what
-// (collaborator permission) and reactions on comments.
+// requests (read, close), their files, and compares between two commits; labels; check runs (made, edited, listed for
+// a commit); who may do what (collaborator permission) and reactions on comments.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 import {
@@ -69,6 +69,8 @@ export interface CheckRun {
   readonly repo: string
   readonly name: string
   readonly headSha: string
+  /** The id the action gave it (`external_id`). */
+  readonly externalId: string | undefined
   /** Every status and conclusion it went through, in order: `in_progress`, then `completed/success`, say. */
   readonly history: string[]
   status: string
@@ -99,8 +101,10 @@ export interface FakeGitHub extends RunningServer {
 export interface FakeGitHubOptions {
   readonly owner?: string
   readonly repo?: string
-  /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes. */
+  /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes unless `writesAs`. */
   readonly viewer?: string
+  /** The author of what the token writes, when not `viewer`: `name[bot]` for an app GraphQL names `name`. */
+  readonly writesAs?: string
   /** Comments already on the issues when the run starts (the workflow's repository unless `repo` says); `updatedAt` a time of the test's choosing. */
   readonly existing?: (Pick<StoredComment, 'issue' | 'body' | 'user'> & {
     readonly repo?: string
@@ -164,6 +168,8 @@ interface World {
   readonly options: FakeGitHubOptions
   readonly home: string
   readonly viewer: string
+  /** The author of what the token writes. */
+  readonly writer: string
   readonly comments: StoredComment[]
   readonly written: FakeGitHub['written']
   readonly pulls: Map<string, SimulatedPull[]>
@@ -183,6 +189,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     options,
     home,
     viewer: options.viewer ?? 'github-actions[bot]',
+    writer: options.writesAs ?? options.viewer ?? 'github-actions[bot]',
     comments: [],
     written: [],
     pulls: new Map(
@@ -333,6 +340,15 @@ function read(world: World, request: Request, repo: string, rest: string): void 
     const found = pullOf(world, repo, Number(pull[1]))
     return found ? sendJson(res, 200, pullView(repo, found)) : sendJson(res, 404, { message: 'Not Found' })
   }
+  const checks = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)
+  if (checks) {
+    // A commit's check runs, by `check_name` when given.
+    const name = url.searchParams.get('check_name')
+    const runs = world.checkRuns.filter(
+      (run) => run.repo === repo && run.headSha === checks[1] && (name === null || run.name === name)
+    )
+    return sendJson(res, 200, { total_count: runs.length, check_runs: runs.map(checkView) })
+  }
   const compare = /^\/compare\/(.+)$/.exec(rest)
   if (compare) return sendCompare(world, request, decodeURIComponent(compare[1] ?? ''))
   return sendJson(res, 404, { message: 'Not Found' })
@@ -428,7 +444,7 @@ async function write(world: World, request: Request, repo: string, rest: string)
       repo,
       issue: Number(issueComments[1]),
       body: String(body['body']),
-      user: world.viewer,
+      user: world.writer,
       createdAt: at,
       updatedAt: at
     }
@@ -439,7 +455,7 @@ async function write(world: World, request: Request, repo: string, rest: string)
   const reacted = /^\/(issues|pulls)\/comments\/(\d+)\/reactions$/.exec(rest)
   if (reacted && req.method === 'POST') {
     const wanted = { commentId: Number(reacted[2]), review: reacted[1] === 'pulls', content: String(body['content']) }
-    const answer = react(world.reactions, { ...wanted, user: world.viewer })
+    const answer = react(world.reactions, { ...wanted, user: world.writer })
     return done(answer.status, answer.body)
   }
   const update = /^\/issues\/comments\/(\d+)$/.exec(rest)
@@ -504,6 +520,7 @@ function writePullsAndChecks(
       repo,
       name: String(body['name']),
       headSha: String(body['head_sha']),
+      externalId: typeof body['external_id'] === 'string' ? body['external_id'] : undefined,
       history: [],
       status: 'queued',
       conclusion: undefined,
@@ -545,6 +562,7 @@ function checkView(run: CheckRun) {
     head_sha: run.headSha,
     status: run.status,
     conclusion: run.conclusion ?? null,
+    external_id: run.externalId ?? null,
     html_url: `https://github.com/${run.repo}/runs/${run.id}`
   }
 }

@@ -6,7 +6,7 @@ import { githubHosts } from './admin-api/agent-job.ts'
 import type { StepSetup } from './decide/decision.ts'
 import type { History } from './github/history.ts'
 import type { OpenedGitHub, Where } from './github/open.ts'
-import type { PullOperations } from './github/pulls.ts'
+import type { Done, PullOperations } from './github/pulls.ts'
 import { httpStatusOf } from './github/fields.ts'
 import type { GitHubReads } from './github/reads.ts'
 import type { RequestDesk } from './github/requests.ts'
@@ -15,7 +15,7 @@ import { type Settings, usesIssue } from './inputs/settings.ts'
 import { composePrompt } from './prompt/compose.ts'
 import type { RunnerEnvironment } from './runner/environment.ts'
 import type { RunnerIo } from './runner/io.ts'
-import { CheckRun } from './report/check-run.ts'
+import { CheckRun, checkPlace } from './report/check-run.ts'
 import { startLine } from './report/report.ts'
 import { TrackingComment } from './report/tracking-comment.ts'
 import type { Transport } from './transport/transport.ts'
@@ -97,11 +97,14 @@ export async function openCheck(
   environment: RunnerEnvironment,
   runner: RunnerIo
 ): Promise<CheckRun | undefined> {
-  const { settings, pulls, reads } = setup
+  const { settings, pulls } = setup
   if (settings.check === undefined || pulls === undefined) return undefined
-  const facts = (await reads?.change())?.facts
-  const headSha =
-    facts?.kind === 'pull-request' ? facts.headSha : facts?.kind === 'push' ? facts.after : environment.sha
+  const head = await headOf(setup, pulls, environment)
+  if (head.kind === 'warning') {
+    runner.log.warning(`No check run is made: ${head.warning}`)
+    return undefined
+  }
+  const headSha = head.value
   if (!/^[0-9a-f]{40}$/i.test(headSha)) {
     runner.log.warning('No check run is made: the event names no head commit to put it on.')
     return undefined
@@ -109,6 +112,13 @@ export async function openCheck(
   const detailsUrl = setup.github?.run.url ?? runUrlOf(environment)
   const target = { repository: environment.repository, name: settings.check.name, headSha, detailsUrl }
   return new CheckRun(pulls, target, runner.log, runner.outputs)
+}
+
+/** The head commit the run describes (see checkPlace), read from GitHub when it is a pull request's. */
+async function headOf(setup: StepSetup, pulls: PullOperations, environment: RunnerEnvironment): Promise<Done<string>> {
+  const place = checkPlace((await setup.reads?.change())?.facts, environment.sha)
+  if (place.kind === 'commit') return { kind: 'done', value: place.sha }
+  return pulls.head({ repository: environment.repository, number: place.number })
 }
 
 function runUrlOf(environment: RunnerEnvironment): string | undefined {

@@ -7,7 +7,7 @@ import type { Decision, StepSetup } from './decide/decision.ts'
 import { beforeSpending, checkGuardrail } from './decide/gates.ts'
 import { closeSuperseded, decidePair } from './decide/pair.ts'
 import { decideBatch, notifyCovered } from './decide/batch.ts'
-import { answerRequest, decideRequest } from './decide/command.ts'
+import { answerRequest, decideRequest, keepsCheck } from './decide/command.ts'
 import { type Requests, takesRequests } from './inputs/modes.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
@@ -27,8 +27,9 @@ export type { Outside } from './setup.ts'
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
   const asked = notAskedOf(setup)
-  const check = asked === undefined ? await openCheck(setup, outside.environment, outside.runner) : undefined
   const decision = asked ?? (await decide(setup))
+  const checked = settings.check !== undefined && asked === undefined && keepsCheck(setup.desk?.read, decision)
+  const check = checked ? await openCheck(setup, outside.environment, outside.runner) : undefined
   const report = reporter(settings, outside.runner, stepFacts(settings, decision, setup.redact), check)
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report, check)
@@ -68,11 +69,13 @@ async function decide(setup: StepSetup): Promise<Decision> {
 }
 
 /**
- * A step that answers people acts only when asked: opening an issue, a push or taking a label off asks nothing, and
- * gets nothing, not even a check run. The decision that says so; undefined when the event may ask.
+ * A step that answers people acts only when asked: a comment without the command, opening an issue, a push or taking
+ * a label off asks nothing, and gets nothing, not a request to GitHub, not even a check run (in any mode: a pair's
+ * code pull request's conversation too). The decision that says so; undefined when the event may ask.
  */
 function notAskedOf(setup: StepSetup): Decision | undefined {
   const { settings, desk } = setup
+  if (desk?.read?.kind === 'ignored') return { kind: 'skipped', reason: desk.read.reason }
   if (desk?.read !== undefined || settings.mode !== 'single' || !takesRequests(settings.requests)) return undefined
   return { kind: 'skipped', reason: notAsked(settings.requests) }
 }

@@ -50,6 +50,15 @@ export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: R
   }
 }
 
+/**
+ * Whether the run keeps a check run, given what the event asked: any run that is not a request, and a request only
+ * once it sent a prompt. A refusal, a status or a usage reply says nothing of the commit, and must not stand in for
+ * the check a pull request requires; a comment that asks nothing gets nothing at all.
+ */
+export function keepsCheck(read: RequestRead | undefined, decision: Decision): boolean {
+  return read === undefined || (read.kind === 'request' && decision.kind === 'job')
+}
+
 /** The decision that the person may not ask, after saying so on GitHub; undefined when they may. */
 async function mayItAsk(
   setup: StepSetup,

@@ -54,6 +54,8 @@ export interface GitHubClient {
   readonly octokit: GitHubOctokit
   /** Aborted when the deadline passes (or the run is cancelled, for cancellable work). */
   readonly signal: AbortSignal
+  /** Whether its token is an installation token (see isInstallationToken): it acts as a bot. */
+  readonly installation: boolean
   /** The rate limit that made a request give up, if one did. */
   rateLimitHit(): RateLimitHit | undefined
   /** How many requests were sent, retries included. */
@@ -157,6 +159,7 @@ export function createGitHubClient(transport: Transport, access: GitHubAccess, w
   return {
     octokit,
     signal,
+    installation: isInstallationToken(access.token),
     rateLimitHit: () => hit,
     requestCount: () => requests,
     noAnswer: (error) => noAnswerWords(error, transport, access.apiUrl, work.requestTimeoutMs),
@@ -206,25 +209,40 @@ function raceAgainst<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
 }
 
 /**
- * The login the token acts as. GraphQL's `viewer` answers for every kind of token (a user's, a GitHub App's
- * installation token, the workflow's GITHUB_TOKEN), where REST's `GET /user` refuses installation tokens.
+ * The login the token acts as, in the form REST gives its comments' author (see ownLogin). GraphQL's `viewer` answers
+ * for every kind of token (a user's, a GitHub App's installation token, the workflow's GITHUB_TOKEN), where REST's
+ * `GET /user` refuses installation tokens.
  */
 export async function loginOf(github: GitHubClient): Promise<string> {
   const answer = await github.octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }')
   const login = answer.viewer?.login
   if (typeof login !== 'string' || login === '') throw new Error('GitHub did not say who the token acts as')
-  return login
+  return ownLogin(login, github.installation)
 }
 
 /**
- * Whether the comment's author is this login. GraphQL names an app `name` where REST names its comments' author
- * `name[bot]`; the two forms are taken as one only for a bot account, since anyone may register the user `name`.
+ * Whether a token is an installation token (GitHub's `ghs_` form, or the `v1.` form of older servers): a GitHub App's,
+ * or the workflow's GITHUB_TOKEN. It acts as a bot account, never as a person.
+ */
+export function isInstallationToken(token: string): boolean {
+  return token.startsWith('ghs_') || /^v1\.[0-9a-f]{40}$/.test(token)
+}
+
+/**
+ * The login as REST names the author of what the token writes: GraphQL may name an app `name` where REST names its
+ * comments' author `name[bot]`, and an installation token always acts as the bot, never as a user called `name`.
+ */
+export function ownLogin(viewer: string, installation: boolean): string {
+  return installation && !viewer.endsWith('[bot]') ? `${viewer}[bot]` : viewer
+}
+
+/**
+ * Whether the comment's author is this login (as ownLogin gives it), and of its kind: a bot account for `name[bot]`,
+ * a user otherwise. Anyone may register the user `name` of an app, and write the action's marker.
  */
 export function isAuthor(author: { login?: string; type?: string } | null | undefined, login: string): boolean {
-  if (!author?.login) return false
-  if (author.login === login) return true
-  const bot = author.type === 'Bot'
-  return bot && (author.login === `${login}[bot]` || `${author.login}[bot]` === login)
+  if (!author?.login || author.login !== login) return false
+  return author.type === (login.endsWith('[bot]') ? 'Bot' : 'User')
 }
 
 /** A header of the answer an Octokit error carries; undefined without an answer or without the header. */

@@ -78,3 +78,9 @@ export function httpStatusOf(error: unknown): number | undefined {
     ? error.status
     : undefined
 }
+
+/** A write GitHub may have carried out although it did not say so: a 5xx, or no answer at all. */
+export function mayHaveLanded(error: unknown): boolean {
+  const status = httpStatusOf(error)
+  return status === undefined || status >= 500
+}

@@ -2,6 +2,7 @@
 // label, closing it, reading its files), and the check run on the code change that asked for it. Each is one piece of
 // GitHub work, bounded and described in our own words when it fails; none throws.
 import { context } from '@actions/github'
+import { randomUUID } from 'node:crypto'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Transport } from '../transport/transport.ts'
@@ -9,7 +10,7 @@ import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
 import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
 import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient } from './client.ts'
-import { fieldsOf, httpStatusOf, textOf } from './fields.ts'
+import { fieldsAt, fieldsOf, httpStatusOf, listOf, mayHaveLanded, positiveIntegerOf, textOf } from './fields.ts'
 
 /** A pull request by its repository (`owner/name`) and number. */
 export interface PullRef {
@@ -140,19 +141,39 @@ export class PullOperations {
     return this.#onDocs(ref, `read the files of ${describe(ref)}`, (client) => readFiles(client, ref))
   }
 
-  /** Creates a check run on `headSha` of the workflow's repository: its id and address. */
+  /** The head commit of a pull request of the workflow's repository, read for its check run. */
+  head(ref: PullRef): Promise<Done<string>> {
+    const doing = `read the head commit of ${describe(ref)}`
+    const advice = 'the workflow needs permissions: pull-requests: read'
+    return this.#run(this.#work.own, doing, advice, async (client) => {
+      const { data } = await client.octokit.rest.pulls.get({ ...ownerAndName(ref.repository), pull_number: ref.number })
+      return textOf(fieldsAt(data, 'head')['sha'])
+    })
+  }
+
+  /**
+   * Creates a check run on `headSha` of the workflow's repository: its id and address. Never blindly twice: GitHub may
+   * have made a check run it answered with a 5xx or never answered at all, so before creating it again it looks for
+   * that one, by its name, its head and the id this create gave it.
+   */
   startCheck(repository: string, name: string, headSha: string, state: CheckState) {
     const doing = `create the check run "${forLog(name, 100)}"`
     return this.#run(this.#work.own, doing, CHECKS_ADVICE, async (client) => {
-      const where = ownerAndName(repository)
-      const { data } = await client.octokit.rest.checks.create({
-        ...where,
-        name,
-        head_sha: headSha,
-        ...checkFields(state),
-        request: { retries: 0 }
-      })
-      return { id: data.id, url: textOf(fieldsOf(data)['html_url']) }
+      const where = { ...ownerAndName(repository), name, head_sha: headSha, external_id: randomUUID() }
+      const create = async () => {
+        const created = await client.octokit.rest.checks.create({
+          ...where,
+          ...checkFields(state),
+          request: { retries: 0 }
+        })
+        return madeCheck(created.data)
+      }
+      try {
+        return await create()
+      } catch (error) {
+        if (!mayHaveLanded(error)) throw error
+      }
+      return (await findCheck(client, where)) ?? (await create())
     })
   }
 
@@ -209,6 +230,26 @@ async function pullState(
   const fields = fieldsOf((await client.octokit.rest.pulls.get({ ...where, pull_number: ref.number })).data)
   if (fields['merged'] === true) return 'merged'
   return textOf(fields['state']) === 'closed' ? 'closed' : 'open'
+}
+
+/** The check run a create made (found by its name, head and `external_id`), if it made one. */
+async function findCheck(
+  client: GitHubClient,
+  made: { owner: string; repo: string; name: string; head_sha: string; external_id: string }
+): Promise<{ id: number; url: string } | undefined> {
+  const { owner, repo, name, head_sha: ref } = made
+  const { data } = await client.octokit.rest.checks.listForRef({ owner, repo, ref, check_name: name, filter: 'all' })
+  const found = listOf(fieldsOf(data)['check_runs']).find(
+    (run) => textOf(fieldsOf(run)['external_id']) === made.external_id
+  )
+  return found === undefined ? undefined : madeCheck(found)
+}
+
+function madeCheck(data: unknown): { id: number; url: string } {
+  const fields = fieldsOf(data)
+  const id = positiveIntegerOf(fields['id'])
+  if (id === undefined) throw new Error('GitHub gave the check run no id')
+  return { id, url: textOf(fields['html_url']) }
 }
 
 function ownerAndName(repository: string): { owner: string; repo: string } {

@@ -3,7 +3,7 @@
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
 import { type GitHubClient, isAuthor, loginOf } from './client.ts'
-import { httpStatusOf, lastPageOf } from './fields.ts'
+import { httpStatusOf, lastPageOf, mayHaveLanded } from './fields.ts'
 import type { CommentTarget } from './event.ts'
 import {
   fitComment,
@@ -247,10 +247,4 @@ type ListedComment = {
   readonly body?: string | null | undefined
   readonly html_url: string
   readonly user: { login?: string; type?: string } | null
-}
-
-/** A write GitHub may have carried out although it did not say so: a 5xx, or no answer at all. */
-function mayHaveLanded(error: unknown): boolean {
-  const status = httpStatusOf(error)
-  return status === undefined || status >= 500
 }

@@ -1,6 +1,7 @@
 // The check run on the code change that asked for docs (`check`): in progress while the agent works, then success,
 // neutral, failure or cancelled, so branch protection can require "docs handled". Its summary is what the tracking
 // comment says. A check that cannot be made is one warning, never the outcome.
+import type { ChangeFacts } from '../github/change.ts'
 import type { CheckState, PullOperations } from '../github/pulls.ts'
 import type { Logger, OutputWriter } from '../runner/io.ts'
 import { headingOf } from '../text/outcome.ts'
@@ -14,6 +15,21 @@ export interface CheckTarget {
   readonly headSha: string
   /** Where "Details" leads: the workflow run. */
   readonly detailsUrl: string | undefined
+}
+
+/** Where a check run goes: a commit, or the head of a pull request, to read from GitHub. */
+export type CheckPlace =
+  { readonly kind: 'commit'; readonly sha: string } | { readonly kind: 'pull request'; readonly number: number }
+
+/**
+ * The head commit the run describes: a pull request's (read from GitHub for a comment in its conversation, whose
+ * event does not name it), a push's last commit, or else the run's own commit (`GITHUB_SHA`).
+ */
+export function checkPlace(facts: ChangeFacts | undefined, runSha: string): CheckPlace {
+  if (facts?.kind === 'pull-request') return { kind: 'commit', sha: facts.headSha }
+  if (facts?.kind === 'push') return { kind: 'commit', sha: facts.after }
+  if (facts?.kind === 'issue' && facts.isPullRequest) return { kind: 'pull request', number: facts.number }
+  return { kind: 'commit', sha: runSha }
 }
 
 export class CheckRun {

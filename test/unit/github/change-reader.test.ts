@@ -23,6 +23,7 @@ function client(answers: { pullFiles?: unknown; compare?: unknown }): GitHubClie
   return {
     octokit: octokit as unknown as GitHubClient['octokit'],
     signal: new AbortController().signal,
+    installation: true,
     rateLimitHit: () => undefined,
     requestCount: () => 0,
     noAnswer: () => undefined,

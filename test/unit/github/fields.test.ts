@@ -8,6 +8,7 @@ import {
   httpUrlOf,
   isTrue,
   listOf,
+  mayHaveLanded,
   positiveIntegerOf,
   textOf
 } from '../../../src/github/fields.ts'
@@ -58,5 +59,19 @@ describe('payload fields', () => {
     [42, '']
   ])('reads the URL %j as %j', (value, url) => {
     expect(httpUrlOf(value)).toBe(url)
+  })
+})
+
+describe('mayHaveLanded', () => {
+  const answered = (status: number) => Object.assign(new Error(`HTTP ${status}`), { status })
+  it.each([
+    ['a 502 (GitHub may have made it first)', answered(502), true],
+    ['a 500', answered(500), true],
+    ['no answer at all (a reset, a timeout)', new Error('socket hang up'), true],
+    ['a 422: refused, nothing made', answered(422), false],
+    ['a 403: refused, nothing made', answered(403), false],
+    ['a 404', answered(404), false]
+  ])('%s: %s', (_what, error, landed) => {
+    expect(mayHaveLanded(error)).toBe(landed)
   })
 })

@@ -85,6 +85,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
   return {
     octokit: undefined as never,
     signal: controller.signal,
+    installation: true,
     rateLimitHit: () => options.rateLimit,
     requestCount: () => 0,
     noAnswer: () => undefined,
