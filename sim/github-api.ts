@@ -99,6 +99,8 @@ export interface FakeGitHubOptions {
   readonly repo?: string
   /** Who the token acts as: GraphQL's `viewer.login`, and the author of the comments it writes. */
   readonly viewer?: string
+  /** Who other tokens act as, by token (a docs-token's app, say): GraphQL's `viewer.login` for each. */
+  readonly viewers?: Readonly<Record<string, string>>
   /** Comments already on the issues when the run starts (the workflow's repository unless `repo` says); `updatedAt` a time of the test's choosing. */
   readonly existing?: (Pick<StoredComment, 'issue' | 'body' | 'user'> & {
     readonly repo?: string
@@ -244,7 +246,8 @@ async function route(world: World, request: Request): Promise<void> {
   if (call === 'POST /graphql') {
     const { query } = await readBody(req)
     if (typeof query === 'string' && /viewer\s*{\s*login\s*}/.test(query)) {
-      return sendJson(res, 200, { data: { viewer: { login: world.viewer } } })
+      const token = /\S+$/.exec(req.headers.authorization ?? '')?.[0] ?? ''
+      return sendJson(res, 200, { data: { viewer: { login: world.options.viewers?.[token] ?? world.viewer } } })
     }
     return sendJson(res, 200, { errors: [{ message: 'unknown query' }] })
   }

@@ -344,6 +344,17 @@ describe('mode: pair', { timeout: LIFE_MS }, () => {
     expect(github.checkRuns.map((check) => check.history)).toEqual([['completed/neutral']])
   })
 
+  it('sends nothing for a pull request opened by the app behind docs-token (loop prevention)', async () => {
+    const DOCS_TOKEN = 'ghs_docs_app_token_0123'
+    const { api, on } = await world({ ...GITHUB, viewers: { [DOCS_TOKEN]: 'acme-docs' } })
+    const result = await on(pullEvent('opened', A, { user: 'acme-docs[bot]' }), { 'docs-token': DOCS_TOKEN })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(result.outputs['skip-reason']).toBe(
+      'pull request #7 is by acme-docs[bot], the identity of docs-token (loop prevention)'
+    )
+    expect(api.posts).toEqual([])
+  })
+
   it('sends nothing for a docs pull request a job of this action opened, in the same repository (loop prevention)', async () => {
     const ownDocs = 'https://github.com/acme/api/pull/128'
     const { api, on } = await world(GITHUB, {
