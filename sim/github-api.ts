@@ -391,7 +391,9 @@ function readHistory(world: World, request: Request, repo: string, rest: string)
   }
   const compare = /^\/compare\/(.+)\.\.\.(.+)$/.exec(rest)
   if (compare && compare[2] === history.branch && !world.options.compares?.[`${compare[1]}...${compare[2]}`]) {
-    const { status, commits } = compareWithHead(history, decodeURIComponent(compare[1] ?? ''))
+    const base = decodeURIComponent(compare[1] ?? '')
+    if (history.collected?.includes(base)) return answer(404, { message: 'Not Found' })
+    const { status, commits } = compareWithHead(history, base)
     const { items, page, headers } = paged(commits, url, base)
     const files = page === 1 ? [] : undefined
     return answer(

@@ -78,3 +78,12 @@ export function httpStatusOf(error: unknown): number | undefined {
     ? error.status
     : undefined
 }
+
+/**
+ * Undefined for a 404 (as for a commit GitHub no longer has, once a rewritten history was collected); any other error
+ * is thrown again.
+ */
+export function unlessNotFound(error: unknown): undefined {
+  if (httpStatusOf(error) === 404) return undefined
+  throw error
+}
