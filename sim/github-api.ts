@@ -105,6 +105,8 @@ export interface FakeGitHubOptions {
   readonly viewer?: string
   /** The author of what the token writes, when not `viewer`: `name[bot]` for an app GraphQL names `name`. */
   readonly writesAs?: string
+  /** Who other tokens act as, by token (a docs-token's app, say): GraphQL's `viewer.login` for each. */
+  readonly viewers?: Readonly<Record<string, string>>
   /** Comments already on the issues when the run starts (the workflow's repository unless `repo` says); `updatedAt` a time of the test's choosing. */
   readonly existing?: (Pick<StoredComment, 'issue' | 'body' | 'user'> & {
     readonly repo?: string
@@ -256,7 +258,8 @@ async function route(world: World, request: Request): Promise<void> {
   if (call === 'POST /graphql') {
     const { query } = await readBody(req)
     if (typeof query === 'string' && /viewer\s*{\s*login\s*}/.test(query)) {
-      return sendJson(res, 200, { data: { viewer: { login: world.viewer } } })
+      const token = /\S+$/.exec(req.headers.authorization ?? '')?.[0] ?? ''
+      return sendJson(res, 200, { data: { viewer: { login: world.options.viewers?.[token] ?? world.viewer } } })
     }
     return sendJson(res, 200, { errors: [{ message: 'unknown query' }] })
   }
@@ -409,7 +412,9 @@ function readHistory(world: World, request: Request, repo: string, rest: string)
   }
   const compare = /^\/compare\/(.+)\.\.\.(.+)$/.exec(rest)
   if (compare && compare[2] === history.branch && !world.options.compares?.[`${compare[1]}...${compare[2]}`]) {
-    const { status, commits } = compareWithHead(history, decodeURIComponent(compare[1] ?? ''))
+    const base = decodeURIComponent(compare[1] ?? '')
+    if (history.collected?.includes(base)) return answer(404, { message: 'Not Found' })
+    const { status, commits } = compareWithHead(history, base)
     const { items, page, headers } = paged(commits, url, base)
     const files = page === 1 ? [] : undefined
     return answer(

@@ -30,6 +30,8 @@ export interface SimulatedHistory {
   /** Oldest first. Rewrite it to simulate a force-push. */
   commits: HistoryCommit[]
   readonly merged: MergedPull[]
+  /** Commits GitHub no longer has (collected once a force-push left them behind): a compare from one answers 404. */
+  collected?: readonly string[]
 }
 
 export interface SimulatedIssue {

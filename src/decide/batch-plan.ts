@@ -7,7 +7,7 @@ import type { BatchWindow, TrackingState } from '../github/tracking-record.ts'
 import { counted } from '../prompt/tally.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { StepSetup } from './decision.ts'
-import { gate, gatedChangeOf } from './gates.ts'
+import { gate, gatedChangeOf, tokenSelves } from './gates.ts'
 
 /** How a batch whose every pull request the gates skipped is recorded: it moves the cursor like a completed one. */
 export const SKIPPED_BATCH = 'skipped'
@@ -86,7 +86,6 @@ export interface Taken {
 /** The oldest pull requests, up to `batch-limit`, each read and gated; a read that fails ends the batch before it. */
 async function takePulls(setup: StepSetup, history: History, pulls: readonly MergedPull[]): Promise<Taken> {
   const { settings, log } = setup
-  const self = await setup.reads?.login()
   const parts: Taken['parts'][number][] = []
   const skipped: { number: number; reason: string }[] = []
   let judged = 0
@@ -102,7 +101,8 @@ async function takePulls(setup: StepSetup, history: History, pulls: readonly Mer
     }
     judged += 1
     const gated = gatedChangeOf({ facts: pull.facts, fetched, requests: 0 })
-    const verdict = gated === undefined ? { kind: 'pass' as const } : gate(settings.gates, gated, self)
+    const selves = gated === undefined ? [] : await tokenSelves(settings, setup.reads, gated.author)
+    const verdict = gated === undefined ? { kind: 'pass' as const } : gate(settings.gates, gated, selves)
     if (verdict.kind === 'skip') skipped.push({ number: pull.facts.number, reason: verdict.reason })
     else parts.push({ pull, fetched })
   }

@@ -2,6 +2,7 @@
 // agent, nor the token's own identity: a generate, merge, generate loop), its labels, its files, its size; and whether
 // the action's own cap on jobs an hour leaves one to spend.
 import type { ChangedFile, ChangeFacts, EventChange } from '../github/change.ts'
+import type { GitHubReads } from '../github/reads.ts'
 import { countsAsChange, type Gates, MINTLIFY_BOT } from '../inputs/gates.ts'
 import { needsToken, type Settings } from '../inputs/settings.ts'
 import { formatDuration } from '../text/duration.ts'
@@ -21,9 +22,9 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
   const change = await reads.change()
   const gated = gatedChangeOf(change)
   if (gated !== undefined) {
-    const free = gate(settings.gates, gated, undefined)
+    const free = gate(settings.gates, gated, [])
     const verdict =
-      free.kind === 'skip' || !asksWhoAmI(settings, gated) ? free : gate(settings.gates, gated, await reads.login())
+      free.kind === 'skip' ? free : gate(settings.gates, gated, await tokenSelves(settings, reads, gated.author))
     if (verdict.kind === 'skip') {
       log.info(`Skipped: ${verdict.reason}. Nothing is sent to the agent (GitHub requests: ${change.requests}).`)
       return { kind: 'skipped', reason: verdict.reason }
@@ -132,13 +133,19 @@ function pushAuthor(facts: ChangeFacts & { kind: 'push' }): string {
 }
 
 /**
- * Whether the change is worth a job. `self` is who the token acts as, when known: its own changes are skipped like the
- * Mintlify agent's, whatever `skip-authors` says.
+ * Whether the change is worth a job. `selves` are who the tokens act as, where known: their own changes are skipped
+ * like the Mintlify agent's, whatever `skip-authors` says.
  */
-export function gate(gates: Gates, change: GatedChange, self: string | undefined): GateVerdict {
+export function gate(gates: Gates, change: GatedChange, selves: readonly TokenSelf[]): GateVerdict {
   const author = change.author.toLowerCase()
-  if (author !== '' && (author === MINTLIFY_BOT || sameLogin(author, self))) {
-    const who = author === MINTLIFY_BOT ? 'the Mintlify agent' : "this workflow's token"
+  const self = author === '' ? undefined : selves.find((token) => sameLogin(author, token.login))
+  if (author !== '' && (author === MINTLIFY_BOT || self !== undefined)) {
+    const who =
+      self === undefined
+        ? 'the Mintlify agent'
+        : self.input === 'github-token'
+          ? "this workflow's token"
+          : 'the identity of docs-token'
     return skip(`${change.name} is by ${forLog(change.author, 80)}, ${who} (loop prevention)`)
   }
   if (author !== '' && gates.skipAuthors.includes(author)) {
@@ -163,13 +170,33 @@ export function gate(gates: Gates, change: GatedChange, self: string | undefined
   return { kind: 'pass' }
 }
 
+/** Who a token acts as: the input that gave it, and its login. */
+export interface TokenSelf {
+  readonly input: 'github-token' | 'docs-token'
+  readonly login: string
+}
+
 /**
- * Whether to ask GitHub who the token acts as, to skip the token's own changes: when the step uses the token anyway,
- * or when the change is by an app (`name[bot]`), as a token's own commits and pull requests are. A run that uses no
- * GitHub otherwise sends no request for it.
+ * Who `github-token` and `docs-token` act as, where a change by `author` may be one of theirs: GitHub is asked when the
+ * step uses the token anyway, when the author is an app (`name[bot]`, as an app token's own changes are), or when the
+ * token may be a person's (any but an app's installation token, `ghs_…`), whose own changes are that person's. A run
+ * with none of these reasons sends no request for it.
  */
-function asksWhoAmI(settings: Settings, change: GatedChange): boolean {
-  return needsToken(settings.githubUse) || change.author.toLowerCase().endsWith('[bot]')
+export async function tokenSelves(
+  settings: Settings,
+  reads: Pick<GitHubReads, 'login' | 'docsLogin'> | undefined,
+  author: string
+): Promise<TokenSelf[]> {
+  const app = author.toLowerCase().endsWith('[bot]')
+  const asks = (token: string, used: boolean) => token !== '' && (used || app || !token.startsWith('ghs_'))
+  const [own, docs] = await Promise.all([
+    asks(settings.githubToken, needsToken(settings.githubUse)) ? reads?.login() : undefined,
+    asks(settings.docsToken, false) ? reads?.docsLogin() : undefined
+  ])
+  return [
+    ...(own === undefined ? [] : [{ input: 'github-token', login: own } as const]),
+    ...(docs === undefined ? [] : [{ input: 'docs-token', login: docs } as const])
+  ]
 }
 
 /** A file renamed away from a counted path counts too: its old place in the docs may need the change. */

@@ -27,14 +27,8 @@ export async function decidePair(setup: StepSetup, change: EventChange): Promise
       reason: `mode: pair keeps a docs pull request in step with a code pull request, so it runs on pull_request and pull_request_target events; this run has nothing to pair (${pull.kind === 'none' ? pull.reason : `a ${pull.kind}`}). Run it on: pull_request with types [opened, reopened, ready_for_review, synchronize, closed].`
     }
   }
-  const none = noneReason(setup, pull)
+  const none = noneReason(setup, pull) ?? (await ownDocsPull(setup, pull))
   if (none !== undefined) return skipped(setup, none)
-  if (await isOwnDocsPull(setup, pull)) {
-    return skipped(
-      setup,
-      `pull request #${pull.number} is a docs pull request a job of this action opened (loop prevention)`
-    )
-  }
   const read = await readTracked(setup, true)
   if (read.kind !== 'read') return read
   const run = runRecord(setup)
@@ -69,10 +63,11 @@ function noneReason(setup: StepSetup, pull: PullRequestFacts): string | undefine
 }
 
 /** A pull request a job of ours opened (code and docs may share a repository): told by the records, not the author. */
-async function isOwnDocsPull(setup: StepSetup, pull: PullRequestFacts): Promise<boolean> {
-  if (pull.action === 'closed' || pull.url === '' || setup.reads === undefined) return false
+async function ownDocsPull(setup: StepSetup, pull: PullRequestFacts): Promise<string | undefined> {
+  if (pull.action === 'closed' || pull.url === '' || setup.reads === undefined) return undefined
   // The record names the pull request once the job that opened it ends, after the pull request was created.
-  return setup.reads.recordsAsDocs(pull.url, pull.createdAt ?? 0)
+  if (!(await setup.reads.recordsAsDocs(pull.url, pull.createdAt ?? 0))) return undefined
+  return `pull request #${pull.number} is a docs pull request a job of this action opened (loop prevention)`
 }
 
 function skipped(setup: StepSetup, reason: string, action?: 'merged' | 'closed' | 'reopened'): Decision {
@@ -147,7 +142,11 @@ async function followUp(
   log.warning(
     `Agent job "${forLog(record.state.job, 80)}" took no follow-up (${decided.reason}): a new job is started for the whole pull request, to replace its docs pull request.`
   )
-  return start(setup, run, pull, record.state.pr ?? `the docs of agent job ${record.state.job}`)
+  const replaced = await start(setup, run, pull, record.state.pr ?? `the docs of agent job ${record.state.job}`)
+  // The refused job's comment says so, and where the new job is followed, rather than "Sending the prompt" for good.
+  comment?.show({ kind: 'superseded', reason: decided.reason, next: replaced.comment?.url() })
+  await comment?.settle()
+  return replaced
 }
 
 /** A 400 (or 409, 422) to a follow-up: the job's state may take none (which do is not documented). */

@@ -122,7 +122,10 @@ function judgeEndedJob(earlier: EarlierAttempt, readJob: AgentJob, now: number):
     }
   }
   const sentAgo = earlier.request.at === undefined ? undefined : now - earlier.request.at
-  if (earlier.request.kind === 'follow-up' && sentAgo !== undefined && sentAgo < FOLLOW_UP_SETTLE_MS) {
+  // The earlier attempt's record says how the job ended after the request (see TrackingComment): that end is the
+  // follow-up's own, and counts as a start's does.
+  const endRecorded = earlier.comment.state.ended !== undefined
+  if (earlier.request.kind === 'follow-up' && !endRecorded && sentAgo !== undefined && sentAgo < FOLLOW_UP_SETTLE_MS) {
     // A follow-up takes a moment to show: the job's earlier status may linger, as the wait after a follow-up allows.
     const note = `An earlier attempt of this run sent this prompt to ${job} ${formatDuration(sentAgo)} ago, and the job still shows ${state}: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: true, note }

@@ -84,3 +84,12 @@ export function mayHaveLanded(error: unknown): boolean {
   const status = httpStatusOf(error)
   return status === undefined || status >= 500
 }
+
+/**
+ * Undefined for a 404 (as for a commit GitHub no longer has, once a rewritten history was collected); any other error
+ * is thrown again.
+ */
+export function unlessNotFound(error: unknown): undefined {
+  if (httpStatusOf(error) === 404) return undefined
+  throw error
+}

@@ -12,7 +12,7 @@ import { branchCommit, mergedPull, readChanges } from './change-reader.ts'
 
 export type { BranchCommit, MergedPull } from './change.ts'
 import { createGitHubClient, githubAccess, type GitHubClient } from './client.ts'
-import { fieldsAt, fieldsOf, lastPageOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
+import { fieldsAt, fieldsOf, lastPageOf, listOf, positiveIntegerOf, textOf, unlessNotFound } from './fields.ts'
 import { type GitHubReads, ownBatchRecordAt } from './reads.ts'
 
 /** The commits after a start, up to the branch's head, oldest first. */
@@ -115,7 +115,7 @@ export class History {
     return { commits, rewritten: false, more: false }
   }
 
-  /** The commits after `from` up to the branch's head, oldest first; undefined when `from` is not in its history. */
+  /** The commits after `from` up to the head, oldest first; undefined when `from` is not in its history, or gone. */
   async #compare(from: string, branch: string): Promise<CommitWindow | undefined> {
     const compare = (page: number) =>
       this.#client.octokit.rest.repos.compareCommitsWithBasehead({
@@ -125,7 +125,9 @@ export class History {
         per_page: 100,
         page
       })
-    const first = fieldsOf((await this.#read(() => compare(1))).data)
+    const answered = await this.#read(() => compare(1)).catch(unlessNotFound)
+    if (answered === undefined) return undefined
+    const first = fieldsOf(answered.data)
     const status = textOf(first['status'])
     if (status !== 'ahead' && status !== 'identical') return undefined
     const total = Number(first['total_commits'] ?? 0)

@@ -17,6 +17,8 @@ export interface GitHubReads {
   change(): Promise<EventChange>
   /** Who the token acts as; undefined when GitHub would not say. Never throws. */
   login(): Promise<string | undefined>
+  /** Who `docs-token` acts as; undefined when it is not given, or GitHub would not say. Never throws. */
+  docsLogin(): Promise<string | undefined>
   /**
    * How many jobs of this project the action started in the repository since `since` (milliseconds since the epoch),
    * by the records in its own tracking comments, leaving out those of this step in this workflow run (a re-run
@@ -65,6 +67,7 @@ class Reads implements GitHubReads {
   readonly #event: EventInfo
   #change: Promise<EventChange> | undefined
   #login: Promise<string | undefined> | undefined
+  #docsLogin: Promise<string | undefined> | undefined
 
   constructor(settings: Settings, transport: Transport, where: ReadsFrom, event: EventInfo) {
     this.#settings = settings
@@ -79,12 +82,19 @@ class Reads implements GitHubReads {
   }
 
   login(): Promise<string | undefined> {
-    this.#login ??= (async () => {
-      if (this.#settings.githubToken === '') return undefined
-      const github = this.#client()
-      return github.bounded(loginOf(github)).catch(() => undefined)
-    })()
+    this.#login ??= this.#whoIs(this.#settings.githubToken)
     return this.#login
+  }
+
+  docsLogin(): Promise<string | undefined> {
+    this.#docsLogin ??= this.#whoIs(this.#settings.docsToken)
+    return this.#docsLogin
+  }
+
+  async #whoIs(token: string): Promise<string | undefined> {
+    if (token === '') return undefined
+    const github = this.#client(token)
+    return github.bounded(loginOf(github)).catch(() => undefined)
   }
 
   async startsSince(
@@ -158,8 +168,8 @@ class Reads implements GitHubReads {
     return github.bounded(search())
   }
 
-  #client() {
-    const access = githubAccess(this.#settings.githubToken, this.#event.apiUrl, this.#transport, (message) => {
+  #client(token = this.#settings.githubToken) {
+    const access = githubAccess(token, this.#event.apiUrl, this.#transport, (message) => {
       this.#where.log.debug(message)
     })
     return createGitHubClient(this.#transport, access, {

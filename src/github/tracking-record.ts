@@ -52,7 +52,10 @@ export interface TrackingState {
   readonly omitted?: number
   /** When the action last wrote this comment (milliseconds since the epoch): which job it reported last. */
   readonly reportedAt?: number
-  /** The status the job ended with, as the action last saw it: `completed`, `failed`, `archived`. */
+  /**
+   * The status the job ended with after the latest request, as the action last saw it: `completed`, `failed`,
+   * `archived`. A request sent to the job takes it away until the job ends again.
+   */
   readonly ended?: string
   /** The docs pull request the job opened, once it has. */
   readonly pr?: string

@@ -62,7 +62,7 @@ export interface GitHubUse {
   readonly readFiles: boolean
   /**
    * Read what the event says of the change (its author, labels) to gate it, when a prompt is to be sent. Needs no
-   * token: the token's own identity is checked only when the token is used anyway.
+   * token: a token's own identity is asked only where the change may be its own (see decide/gates.ts).
    */
   readonly gate: boolean
   /** Count the jobs started in the last hour, from the action's own records: with `max-jobs-per-hour`. */

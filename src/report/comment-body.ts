@@ -33,6 +33,11 @@ export type CommentView =
       /** It was closed or merged already, by someone else, and left as it is. */
       readonly already?: 'was-closed' | 'merged'
     }
+  /**
+   * With `mode: pair`: the job took no follow-up (`reason`, the API's refusal), so a new job takes over its pull
+   * request; `next`, the address of that job's tracking comment, when it was written.
+   */
+  | { readonly kind: 'superseded'; readonly reason: string; readonly next: string | undefined }
 
 /**
  * Text from outside, on one line, as a code span: GitHub makes no mention, issue reference, link or markup of it,
@@ -41,7 +46,7 @@ export type CommentView =
 const asCode = (text: string, max?: number): string => codeSpan(forLog(text, max))
 
 /** What the stage means, after its heading. */
-const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended' | 'source'>, string>> = {
+const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended' | 'source' | 'superseded'>, string>> = {
   sending:
     'this run records the request here before sending it. If this comment still says so once the run has ended, the run stopped before it could tell whether the request arrived, and re-running it sends nothing, so that no job starts twice.',
   active: 'the agent is working on it. This comment is edited when the job ends.',
@@ -59,6 +64,10 @@ function detailOf(view: CommentView): string {
       : { merged: 'was told', closed: 'was closed', reopened: 'was reopened' }[view.how]
     const failed = view.notes.length > 0 ? ` Not all went through: ${asCode(view.notes.join(' '), 600)}` : ''
     return `its docs pull request ${link(view.docs)} ${done}.${failed}`
+  }
+  if (view.kind === 'superseded') {
+    const next = view.next === undefined ? 'the workflow run' : `its tracking comment, ${link(view.next)}`
+    return `this job took no follow-up (${asCode(view.reason, 300)}), so a new job is started for the whole pull request, to replace its docs pull request: see ${next}.`
   }
   if (view.kind !== 'ended') return WAITING_DETAIL[view.kind]
   const { result } = view
@@ -106,6 +115,7 @@ function previewLine(preview: PreviewOutcome): string {
 
 function stageOf(view: CommentView): Stage {
   if (view.kind === 'source') return view.how
+  if (view.kind === 'superseded') return view.kind
   return view.kind === 'ended' ? view.result.kind : view.kind
 }
 

@@ -70,6 +70,8 @@ export class TrackingComment {
   #withdrawn: readonly TrackedRequest[] = []
   /** What the comment holds, as last written. */
   #written: TrackingState | undefined
+  /** How the job had ended before this run's first request, which the record no longer says once one is sent. */
+  #endedBefore: string | undefined
 
   constructor(github: Pick<GitHub, 'write' | 'run'>, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
     this.#github = github
@@ -86,7 +88,10 @@ export class TrackingComment {
    */
   async recordBeforeSending(request: TrackedRequest): Promise<void> {
     this.#sent = [...this.#sent, request]
-    this.#state = withRequests(this.#state, [{ ...request, unsure: true }])
+    // How the job ended before this request is no longer its end: the record says `ended` again once it ends after.
+    const { ended, ...waiting } = this.#state
+    this.#endedBefore ??= ended
+    this.#state = withRequests(waiting, [{ ...request, unsure: true }])
     this.show({ kind: 'sending' })
     await Promise.race([this.#pending, this.#runner.whenCancelled])
   }
@@ -101,6 +106,8 @@ export class TrackingComment {
     this.#sent = this.#sent.filter((sent) => sent !== request)
     this.#withdrawn = [...this.#withdrawn, request]
     this.#state = withdrawRequest(this.#state, request)
+    const ended = this.#sent.length === 0 ? this.#endedBefore : undefined
+    if (ended !== undefined) this.#state = { ...this.#state, ended }
   }
 
   /** Posts or edits the comment in the background, while the step goes on. */
@@ -140,6 +147,11 @@ export class TrackingComment {
   /** Waits for the comment in the background (the step does not wait for the job, so there is no outcome yet). */
   settle(): Promise<void> {
     return this.#pending
+  }
+
+  /** The comment's address, once a write has landed and GitHub gave one. */
+  url(): string | undefined {
+    return this.#shown
   }
 
   /** Why the comment could not be written, the first time it could not; undefined when every write landed. */

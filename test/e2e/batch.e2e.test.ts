@@ -147,20 +147,33 @@ describe('mode: batch', () => {
     expect(prompts(api)[1]).not.toContain('### Pull request #12 in')
   })
 
-  it("falls back to the cursor's date when the branch's history was rewritten, and says so", async () => {
-    const history = historyOf([11, 12])
-    const { api, once } = await world(history)
-    await once()
-    // A force-push rewrites the branch: the cursor's commit is gone, and two new pull requests came after its date.
-    history.commits = historyOf([21, 22]).commits.map((commit) => ({ ...commit, date: new Date().toISOString() }))
-    history.merged.push(...historyOf([21, 22]).merged.map((pull) => ({ ...pull, mergedAt: new Date().toISOString() })))
-    const rewritten = await once()
-    expect(warningAnnotations(rewritten)[0]).toContain(
-      `The commit the last batch ended at (${shaOf(12).slice(0, 7)}) is no longer in the history of main (it was rewritten): this batch starts at that commit's date`
-    )
-    expect(rewritten.outputs['batch-prs']).toBe('[21,22]')
-    expect(api.posts).toHaveLength(2)
-  })
+  it.each([
+    ['its compare says diverged', false],
+    ['GitHub collected it, and its compare answers 404', true]
+  ])(
+    "falls back to the cursor's date when the branch's history was rewritten (the cursor's commit: %s), and says so",
+    async (_, collected) => {
+      const history = historyOf([11, 12])
+      const { api, once } = await world(history)
+      await once()
+      // A force-push rewrites the branch: the cursor's commit is gone, and two new pull requests came after its date.
+      history.commits = historyOf([21, 22]).commits.map((commit) => ({ ...commit, date: new Date().toISOString() }))
+      history.merged.push(
+        ...historyOf([21, 22]).merged.map((pull) => ({ ...pull, mergedAt: new Date().toISOString() }))
+      )
+      if (collected) history.collected = [shaOf(11), shaOf(12)]
+      const rewritten = await once()
+      expect(rewritten.exitCode, rewritten.stdout).toBe(0)
+      expect(warningAnnotations(rewritten)[0]).toContain(
+        `The commit the last batch ended at (${shaOf(12).slice(0, 7)}) is no longer in the history of main (it was rewritten): this batch starts at that commit's date`
+      )
+      expect(rewritten.outputs['batch-prs']).toBe('[21,22]')
+      expect(api.posts).toHaveLength(2)
+      // The batch goes on from its new cursor.
+      const next = await once()
+      expect(next.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'nothing new' })
+    }
+  )
 
   it('leaves a pull request whose files cannot be read for the next run, and those after it', async () => {
     const { api, once } = await world(historyOf([11, 12, 13]), {

@@ -134,6 +134,18 @@ describe('gates', () => {
     expect(result.outputs['skip-reason']).toBe(`pull request #7 ${reason}`)
   })
 
+  it('skips a pull request by the person whose own token is github-token (loop prevention)', async () => {
+    const { github, server } = await started({ existing: { viewer: 'octocat' } })
+    const result = await run(
+      server,
+      { prompt: 'Document the change' },
+      { eventName: 'pull_request', event: mergedPullRequest('octocat'), github, githubToken: 'ghp_person_token_0123' }
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(server.requests).toEqual([])
+    expect(result.outputs['skip-reason']).toBe("pull request #7 is by octocat, this workflow's token (loop prevention)")
+  })
+
   it('reads nothing from GitHub for a plain prompt on a pull request by a person, and starts the job', async () => {
     const { api, github, server } = await started()
     const result = await run(

@@ -88,8 +88,8 @@ async function world(github: FakeGitHubOptions = GITHUB, api: Partial<AgentApiOp
     run: { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } },
     ...api
   })
-  const on = (event: unknown, inputs: Record<string, string> = {}) =>
-    run(agent.server, inputs, { eventName: 'pull_request', event, github: fake })
+  const on = (event: unknown, inputs: Record<string, string> = {}, env: Record<string, string> = {}) =>
+    run(agent.server, inputs, { eventName: 'pull_request', event, github: fake, env })
   return { github: fake, api: agent.api, server: agent.server, on }
 }
 
@@ -136,6 +136,23 @@ describe('mode: pair', () => {
     const again = await on(pullEvent('synchronize', C))
     expect(again.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'none' })
     expect(api.posts).toHaveLength(3)
+  })
+
+  it("hands a re-run of a push run the follow-up's result its earlier attempt recorded, as for a start, and sends nothing", async () => {
+    const { api, on } = await world()
+    await on(pullEvent('opened', A), {}, { GITHUB_RUN_ID: '100' })
+    const pushed = await on(pullEvent('synchronize', B), {}, { GITHUB_RUN_ID: '101' })
+    expect(pushed.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'followed-up', prLink: DOCS_PR })
+    // Re-run within the minute a follow-up may take to show, with a timeout shorter than that minute.
+    const rerun = await on(
+      pullEvent('synchronize', B),
+      { timeout: '30s' },
+      { GITHUB_RUN_ID: '101', GITHUB_RUN_ATTEMPT: '2' }
+    )
+    expect(rerun.exitCode, rerun.stdout).toBe(0)
+    expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1', prLink: DOCS_PR })
+    expect(rerun.stdout).toContain('which completed with a pull request: taking its result')
+    expect(prompts(api).map((post) => post.what)).toEqual(['create', 'follow-up job-1'])
   })
 
   it('describes the whole pull request again after a force-push, and says so', async () => {
@@ -263,7 +280,7 @@ describe('mode: pair', () => {
     expect(readMarker(github.comments.find((comment) => comment.repo === 'acme/api')?.body)?.source).toBeUndefined()
   })
 
-  it('starts a job that supersedes the earlier docs pull request when the job refuses a follow-up, and closes that one', async () => {
+  it("starts a job that supersedes the earlier docs pull request when the job refuses a follow-up, closes that one, and says so on the refused job's comment", async () => {
     const docs = [128, 129].map((number) => ({
       number,
       state: 'open' as const,
@@ -295,6 +312,12 @@ describe('mode: pair', () => {
       .map((comment) => readMarker(comment.body))
     expect(records.map((record) => record?.supersedes)).toEqual([undefined, DOCS_PR])
     expect(records[1]?.requests.map((request) => request.head)).toEqual([B])
+    // The refused job's comment no longer says the follow-up is on its way: it points to the new job's comment.
+    const [refused, next] = github.comments.filter((comment) => comment.repo === 'acme/api')
+    expect(refused?.body).not.toContain('Sending the prompt')
+    expect(refused?.body).toContain('↪️ **Follow-up refused: a new job takes over**: this job took no follow-up (`')
+    expect(refused?.body).toContain(`<a href="https://github.com/acme/api/issues/7#issuecomment-${next?.id ?? ''}">`)
+    expect(records[0]).toMatchObject({ job: 'job-1', ended: 'completed', requests: [{ kind: 'start', head: A }] })
   })
 
   it.each([
@@ -313,6 +336,17 @@ describe('mode: pair', () => {
     expect(result.outputs['outcome']).toBe('skipped')
     expect(result.outputs['skip-reason']).toContain(reason)
     expect(github.checkRuns.map((check) => check.history)).toEqual([['completed/neutral']])
+  })
+
+  it('sends nothing for a pull request opened by the app behind docs-token (loop prevention)', async () => {
+    const DOCS_TOKEN = 'ghs_docs_app_token_0123'
+    const { api, on } = await world({ ...GITHUB, viewers: { [DOCS_TOKEN]: 'acme-docs' } })
+    const result = await on(pullEvent('opened', A, { user: 'acme-docs[bot]' }), { 'docs-token': DOCS_TOKEN })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(result.outputs['skip-reason']).toBe(
+      'pull request #7 is by acme-docs[bot], the identity of docs-token (loop prevention)'
+    )
+    expect(api.posts).toEqual([])
   })
 
   it('sends nothing for a docs pull request a job of this action opened, in the same repository (loop prevention)', async () => {

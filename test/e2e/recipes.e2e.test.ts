@@ -4,12 +4,11 @@
 // start a job on every push, send a bare prompt, or fail every `/docs`; and its concurrency group must name the issue
 // or pull request of every event it listens to.
 import { describe, expect, it } from 'vitest'
-import type { ActionRun } from '../../sim/run-action.ts'
 import { errorAnnotations } from '../support/expectations.ts'
 import { type Recipe, readRecipes } from '../support/recipes.ts'
 import { loopback } from './support/loopback.ts'
 import { DOCS_PR, eventOf, ISSUE, PULL, type RecipeEvent, repository, WRITER } from './support/recipe-events.ts'
-import { bundleRunner } from './support/run-bundle.ts'
+import { type ActionRun, bundleRunner } from './support/run-bundle.ts'
 
 const KEY = 'mint_recipes_secret_key_0123'
 const PROJECT = 'docs-project'

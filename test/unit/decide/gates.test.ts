@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../sim/settings.ts'
 import type { ChangedFile, EventChange } from '../../../src/github/change.ts'
 import { factsFromEvent } from '../../../src/github/event.ts'
-import { capReached, gate, type GatedChange, gatedChangeOf } from '../../../src/decide/gates.ts'
+import {
+  capReached,
+  gate,
+  type GatedChange,
+  gatedChangeOf,
+  type TokenSelf,
+  tokenSelves
+} from '../../../src/decide/gates.ts'
 import { commentOnPullRequest, mergedPullRequest, pushToMain } from '../support/event-payloads.ts'
 
 const change = (overrides: Partial<GatedChange> = {}): GatedChange => ({
@@ -22,10 +29,11 @@ const file = (path: string, previousPath?: string): ChangedFile => ({
   deletions: 1
 })
 const gates = (inputs: Record<string, string> = {}) => settingsOf(inputs).gates
+const own = (login: string): TokenSelf[] => [{ input: 'github-token', login }]
 
 describe('gate', () => {
   it('lets a change by a person through', () => {
-    expect(gate(gates(), change(), undefined)).toEqual({ kind: 'pass' })
+    expect(gate(gates(), change(), [])).toEqual({ kind: 'pass' })
   })
 
   it.each([
@@ -33,49 +41,63 @@ describe('gate', () => {
       'the Mintlify agent, even with skip-authors empty',
       change({ author: 'Mintlify[bot]' }),
       { 'skip-authors': '' },
-      undefined,
+      [],
       'pull request #7 is by Mintlify[bot], the Mintlify agent (loop prevention)'
     ],
     [
       "the token's own identity (GraphQL's form of an app)",
       change({ author: 'docs-app[bot]' }),
       {},
-      'docs-app',
+      own('docs-app'),
       "pull request #7 is by docs-app[bot], this workflow's token (loop prevention)"
+    ],
+    [
+      "a person's token's own user",
+      change({ author: 'Octocat' }),
+      {},
+      own('octocat'),
+      "pull request #7 is by Octocat, this workflow's token (loop prevention)"
+    ],
+    [
+      "docs-token's identity",
+      change({ author: 'docs-app[bot]' }),
+      {},
+      [...own('github-actions[bot]'), { input: 'docs-token', login: 'docs-app' } as const],
+      'pull request #7 is by docs-app[bot], the identity of docs-token (loop prevention)'
     ],
     [
       'an author in skip-authors, whatever its case',
       change({ author: 'Dependabot[bot]' }),
       {},
-      undefined,
+      [],
       'pull request #7 is by Dependabot[bot], in skip-authors'
     ],
     [
       'a label in skip-labels',
       change({ labels: ['bug', 'Skip-Docs'] }),
       {},
-      undefined,
+      [],
       'pull request #7 has the label Skip-Docs, in skip-labels'
     ],
     [
       'no file under paths',
       change({ files: [file('test/a.ts'), file('README.md')] }),
       { paths: 'src/**' },
-      undefined,
+      [],
       'no changed file of pull request #7 counts under paths (2 files changed)'
     ],
     [
       'every file in paths-ignore',
       change({ files: [file('test/a.ts')] }),
       { 'paths-ignore': 'test/**' },
-      undefined,
+      [],
       'no changed file of pull request #7 counts under paths-ignore (1 file changed)'
     ],
     [
       'fewer lines than min-changed-lines',
       change({ changedLines: 1 }),
       { 'min-changed-lines': '2' },
-      undefined,
+      [],
       'pull request #7 changed 1 line, fewer than min-changed-lines (2)'
     ]
   ])('skips %s', (_, changed, inputs, self, reason) => {
@@ -89,7 +111,39 @@ describe('gate', () => {
     ['exactly min-changed-lines', change({ changedLines: 20 }), { 'min-changed-lines': '20' }],
     ['a person whose login the token shares no part of', change({ author: 'docs' }), {}]
   ])('lets through %s', (_, changed, inputs) => {
-    expect(gate(gates(inputs), changed, 'docs-app')).toEqual({ kind: 'pass' })
+    expect(gate(gates(inputs), changed, own('docs-app'))).toEqual({ kind: 'pass' })
+  })
+})
+
+describe('tokenSelves', () => {
+  const asked = async (inputs: Record<string, string>, author: string) => {
+    const calls: string[] = []
+    const reads = {
+      login: () => (calls.push('github-token'), Promise.resolve('me')),
+      docsLogin: () => (calls.push('docs-token'), Promise.resolve('docs-app'))
+    }
+    const selves = await tokenSelves(settingsOf({ prompt: 'Document it', ...inputs }), reads, author)
+    return { calls, selves }
+  }
+
+  it.each([
+    ["the workflow's token, on a person's change: nothing", { 'github-token': 'ghs_workflow' }, 'octocat', []],
+    ["the workflow's token, on an app's change", { 'github-token': 'ghs_workflow' }, 'docs-app[bot]', ['github-token']],
+    ["a person's token, on a person's change", { 'github-token': 'ghp_person' }, 'octocat', ['github-token']],
+    ["a person's fine-grained token", { 'github-token': 'github_pat_person' }, 'octocat', ['github-token']],
+    ['a token the step uses anyway', { 'github-token': 'ghs_workflow', comment: 'true' }, 'octocat', ['github-token']],
+    [
+      "an app's docs-token, on an app's change",
+      { 'github-token': 'ghs_workflow', 'docs-token': 'ghs_docs' },
+      'docs-app[bot]',
+      ['github-token', 'docs-token']
+    ],
+    ["an app's docs-token, on a person's change", { 'github-token': 'ghs_w', 'docs-token': 'ghs_docs' }, 'octocat', []],
+    ["a person's docs-token", { 'github-token': 'ghs_w', 'docs-token': 'ghp_docs' }, 'octocat', ['docs-token']]
+  ])('asks GitHub who %s acts as only where the change may be its own', async (_, inputs, author, tokens) => {
+    const { calls, selves } = await asked(inputs, author)
+    expect(calls).toEqual(tokens)
+    expect(selves.map((self) => self.input)).toEqual(tokens)
   })
 })
 
@@ -123,7 +177,7 @@ describe('gatedChangeOf', () => {
     const pushed = gatedChangeOf(cut)
     expect(pushed).toMatchObject({ filesCut: true, changedLines: undefined })
     if (pushed === undefined) throw new Error('no change to gate')
-    expect(gate(gates({ 'paths-ignore': 'test/**', 'min-changed-lines': '50' }), pushed, undefined)).toEqual({
+    expect(gate(gates({ 'paths-ignore': 'test/**', 'min-changed-lines': '50' }), pushed, [])).toEqual({
       kind: 'pass'
     })
     const payload = mergedPullRequest() as { pull_request: Record<string, unknown> }

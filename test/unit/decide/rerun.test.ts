@@ -138,6 +138,17 @@ describe('judgeEarlierAttempt', () => {
     })
   })
 
+  it('takes the result of a recent follow-up whose end the earlier attempt recorded, as it does for a start', () => {
+    const sent = request({ kind: 'follow-up', at: NOW - 5000 })
+    const recorded = {
+      comment: { id: 1, url: undefined, state: { job: 'job-1', requests: [sent], ended: 'completed' } },
+      request: sent
+    }
+    const verdict = judgeEarlierAttempt(recorded, read('completed', 'https://github.com/acme/docs/pull/7'), NOW)
+    expect(verdict).toMatchObject({ kind: 'wait', jobId: 'job-1', followedUp: false })
+    expect(verdict.kind === 'wait' && verdict.note).toContain('which completed with a pull request: taking its result')
+  })
+
   it('waits for a recent follow-up as a follow-up, so its old end does not count', () => {
     const verdict = judgeEarlierAttempt(earlier('job-1', { kind: 'follow-up', at: NOW - 5000 }), read('completed'), NOW)
     expect(verdict).toMatchObject({ kind: 'wait', jobId: 'job-1', followedUp: true })

@@ -51,6 +51,17 @@ describe('renderComment', () => {
     expect(rendered).toContain('<a href="https://github.com/acme/docs/actions/runs/1">workflow run</a>')
   })
 
+  it("says a job that took no follow-up is replaced, quoting the API's refusal as code, and links the new job's comment", () => {
+    const next = 'https://github.com/acme/api/issues/7#issuecomment-9'
+    const reason = 'The API refused to send the follow-up (HTTP 400: @acme done <b>). Nothing was started.'
+    expect(renderComment(state, { kind: 'superseded', reason, next }, runUrl)).toContain(
+      `↪️ **Follow-up refused: a new job takes over**: this job took no follow-up (\`${reason}\`), so a new job is started for the whole pull request, to replace its docs pull request: see its tracking comment, <a href="${next}">${next}</a>.`
+    )
+    expect(renderComment(state, { kind: 'superseded', reason, next: undefined }, runUrl)).toContain(
+      'to replace its docs pull request: see the workflow run.'
+    )
+  })
+
   it('shows prompts as code, where GitHub makes no mention, reference or link that notifies anyone', () => {
     const pinging: TrackingState = {
       job: 'job-1',

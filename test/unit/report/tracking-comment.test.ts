@@ -1,7 +1,7 @@
 // The tracking comment's lifecycle, with small budgets passed in and a GitHub side that answers when told to.
 import { describe, expect, it } from 'vitest'
 import type { CommentResult, CommentWrite } from '../../../src/github/tracking-comments.ts'
-import { type TrackedRequest, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
+import { type TrackedRequest, type TrackingState, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
 import { TrackingComment } from '../../../src/report/tracking-comment.ts'
 import { outputWriter } from '../../../src/runner/io.ts'
 import { type Stage, STAGE_WORDING } from '../../../src/text/outcome.ts'
@@ -25,7 +25,11 @@ function stageOf(write: CommentWrite): Stage | undefined {
   return stages.find((stage) => text.startsWith(`${STAGE_WORDING[stage].emoji} **${STAGE_WORDING[stage].title}**`))
 }
 
-function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>, cancelled = false) {
+function harness(
+  answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>,
+  cancelled = false,
+  start: TrackingState = { job: UNKNOWN_JOB, requests: [] }
+) {
   let cancel = (): void => undefined
   const whenCancelled = new Promise<void>((resolve) => (cancel = resolve))
   const outputs: Record<string, string> = {}
@@ -49,12 +53,7 @@ function harness(answer: (write: CommentWrite, deadlineMs: number) => Promise<An
       return answer(write, deadlineMs)
     }
   }
-  const comment = new TrackingComment(
-    github,
-    runner,
-    { state: { job: UNKNOWN_JOB, requests: [] }, find: false },
-    BUDGETS
-  )
+  const comment = new TrackingComment(github, runner, { state: start, find: false }, BUDGETS)
   const advance = (ms: number): void => {
     spent += ms
   }
@@ -109,6 +108,29 @@ describe('TrackingComment', () => {
     await comment.end(ended('completed'))
     expect(writes[1]?.write.state.requests).toEqual([])
     expect(comment.protectsReruns()).toBe(true)
+  })
+
+  it('says no end of the job from the moment a request is recorded until the job ends again', async () => {
+    const done: TrackingState = {
+      job: 'job-9',
+      requests: [],
+      ended: 'completed',
+      pr: 'https://github.com/acme/docs/pull/7'
+    }
+    const { comment, writes } = harness(written, false, done)
+    await comment.recordBeforeSending({ ...REQUEST, kind: 'follow-up' })
+    expect(writes[0]?.write.state).not.toHaveProperty('ended')
+    expect(writes[0]?.write.state.pr).toBe(done.pr)
+  })
+
+  it('says again how the job ended before when its only request is withdrawn', async () => {
+    const { comment, writes } = harness(written, false, { job: 'job-9', requests: [], ended: 'completed' })
+    const followUp: TrackedRequest = { ...REQUEST, kind: 'follow-up' }
+    await comment.recordBeforeSending(followUp)
+    comment.withdraw(followUp)
+    comment.show({ kind: 'active' })
+    await comment.settle()
+    expect(writes[1]?.write.state).toMatchObject({ requests: [], ended: 'completed' })
   })
 
   it('withdraws the record of a request never sent with whatever time is left, under the minimum too', async () => {
