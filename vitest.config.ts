@@ -24,7 +24,7 @@ export default defineConfig({
     maxWorkers: CORES,
     projects: [
       // The decisions, module by module: no process, no network, no real time.
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: HUNG_MS } },
       // The repository itself: docs, workflows, dependencies, the release script.
       { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], testTimeout: HUNG_MS } },
       // The bundle run as the runner runs it, against loopback servers. Each test starts its own servers and its own

@@ -124,6 +124,8 @@ export interface FakeGitHubOptions {
   readonly htmlUrl?: (comment: StoredComment) => string
   /** Answers each request (or each `METHOD path` this gives a time for) this long after it arrived, as a GitHub far away does. */
   readonly latencyMs?: number | ((call: string) => number)
+  /** Carries out and answers a request only once the promise this gives for it resolves: GitHub slow until then. */
+  readonly holdUntil?: (call: string) => Promise<unknown> | undefined
   /**
    * Carries out a write, then answers with the status this returns (e.g. 502) instead of the result: GitHub made
    * the comment, but the answer never said so. `write` counts the writes, from 0.
@@ -220,6 +222,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     calls.push(call)
     const latency = typeof options.latencyMs === 'function' ? options.latencyMs(call) : options.latencyMs
     if (latency) await new Promise((resolve) => setTimeout(resolve, latency))
+    await options.holdUntil?.(call)
     if (options.intercept?.(call, req, res)) return
     const failure = failures.shift()
     if (failure !== undefined) return sendJson(res, failure, { message: 'Server Error' })

@@ -4,7 +4,7 @@ import { sendJson } from '../../sim/admin-api.ts'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
-import { once } from './support/triggers.ts'
+import { once, SIGNAL_SEEN, whenLogged } from './support/triggers.ts'
 
 const KEY = 'mint_rerun_attack_key_0123'
 const TOKEN = 'ghs_rerun_attack_token_0123'
@@ -149,23 +149,27 @@ describe('re-runs', () => {
     })
     const server = await servers.serve(api.respond)
     let firstPost = true
-    // GitHub is slow to make the comment that records the start: the cancel comes while it does.
+    let cancelled: Promise<void> | undefined
+    // GitHub makes the comment that records the start only once the step has its cancel: the cancel comes while it does.
     const github = await servers.github({
-      latencyMs: (call) => {
-        if (call !== 'POST /repos/acme/docs/issues/12/comments' || !firstPost) return 0
+      holdUntil: (call) => {
+        if (call !== 'POST /repos/acme/docs/issues/12/comments' || !firstPost) return undefined
         firstPost = false
-        return 1500
+        return cancelled
       }
     })
     const inputs = { prompt: 'Document /users', comment: 'true' }
     const first = await run(server, inputs, {
       github,
       env: { GITHUB_RUN_ATTEMPT: '1' },
-      onSpawn: (child) =>
+      nodeArgs: SIGNAL_SEEN,
+      onSpawn: (child) => {
+        cancelled = whenLogged(child, 'received SIGINT', 'stderr')
         once(
           () => github.calls.includes('POST /repos/acme/docs/issues/12/comments'),
           () => child.kill('SIGINT')
         )
+      }
     })
     expect(first.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': '' })
     expect(api.posts).toHaveLength(0)

@@ -12,19 +12,22 @@ export function once(ready: () => boolean, act: () => void): void {
   }, 10)
 }
 
-/** Resolves once the child has written `text` to its standard output. */
-export function whenLogged(child: ChildProcess, text: string): Promise<void> {
+/** Resolves once the child has written `text` to its standard output (or its standard error). */
+export function whenLogged(child: ChildProcess, text: string, stream: 'stdout' | 'stderr' = 'stdout'): Promise<void> {
   return new Promise((resolve) => {
     let seen = ''
     const listener = (chunk: Buffer | string): void => {
       seen += String(chunk)
       if (!seen.includes(text)) return
-      child.stdout?.off('data', listener)
+      child[stream]?.off('data', listener)
       resolve()
     }
-    child.stdout?.on('data', listener)
+    child[stream]?.on('data', listener)
   })
 }
+
+/** Preloaded with `nodeArgs`, makes the step say `received SIGINT` on its standard error the moment it gets one. */
+export const SIGNAL_SEEN = ['--import', join(import.meta.dirname, '..', '..', 'fixtures', 'signal-seen.mjs')]
 
 /**
  * The step's clock, moved by the test when something has happened (test/fixtures/fast-clock.mjs): `run` goes into a

@@ -47,7 +47,6 @@ describe('factsFromEvent', () => {
     expect(read.facts).toEqual({ kind: 'none', reason: 'a "scheduleerrorx" event describes no change' })
   })
 
-  // Thousands of random cases: on a busy machine they take longer than an ordinary test may.
   it('never throws, whatever the payload holds', () => {
     const random = seededRandom(2024)
     const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T
@@ -63,7 +62,7 @@ describe('factsFromEvent', () => {
     for (let round = 0; round < 2000; round += 1) {
       expect(() => factsFromEvent(pick(events), anyValue(0), pick(['acme/widgets', '', 'x']))).not.toThrow()
     }
-  }, 60_000)
+  })
 })
 
 const ACME = repositoryName('acme/widgets', {})

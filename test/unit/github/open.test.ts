@@ -45,7 +45,6 @@ function sideOf(github: FakeGitHub): GitHub {
 describe('openGitHub', () => {
   it('gives up on a GitHub that never answers at the deadline it is given, with a warning that names it', async () => {
     const side = sideOf(await startFakeGitHub({ intercept: () => true }))
-    const started = performance.now()
     const write = {
       commentId: undefined,
       state: { job: 'job-5', requests: [] },
@@ -62,7 +61,6 @@ describe('openGitHub', () => {
         `Could not comment on issue #12 in acme/docs: GitHub's API (${servers[0]?.url ?? ''}) did not finish answering within the deadline of 300ms.`
       ) as string
     })
-    expect(performance.now() - started).toBeLessThan(10_000)
   })
 
   it('throws a message naming the deadline when reading the comments takes longer', async () => {

@@ -193,13 +193,16 @@ describe('TrackingComment', () => {
   it("gives a cancelled run's edit only the short budget, and the edit what is left of it", async () => {
     let release: () => void = () => undefined
     const first = new Promise<void>((resolve) => (release = resolve))
-    const { comment, writes } = harness(async (write) => {
+    const { comment, writes, advance } = harness(async (write) => {
       if (stageOf(write) === 'active') await first
       return written(write)
     }, true)
     comment.show({ kind: 'active' })
-    setTimeout(release, 20)
-    await comment.end(ended('cancelled'))
+    const ending = comment.end(ended('cancelled'))
+    // The pending write takes 20 ms of the budget.
+    advance(20)
+    release()
+    await ending
     expect(writes.map(({ write }) => stageOf(write))).toEqual(['active', 'cancelled'])
     expect(writes[1]?.deadlineMs).toBeLessThanOrEqual(BUDGETS.cancelledDeadlineMs)
     expect(writes[1]?.deadlineMs).toBeGreaterThan(0)
