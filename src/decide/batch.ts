@@ -2,6 +2,8 @@
 // The digest issue keeps the record, one tracking comment per batch: what it covered (the commits after the cursor up
 // to its `to`, and the pull requests merged there), its job and the docs pull request. The cursor is the `to` of the
 // latest batch whose job completed: a failed, timed-out or cancelled batch is taken again, whole, by the next run.
+import type { AgentJob } from '../admin-api/agent-job.ts'
+import type { PollResult } from '../admin-api/job-answers.ts'
 import type { History } from '../github/history.ts'
 import type { StoredComment } from '../github/tracking-comments.ts'
 import {
@@ -12,7 +14,7 @@ import {
   UNKNOWN_JOB
 } from '../github/tracking-record.ts'
 import { composeBatch } from '../prompt/compose.ts'
-import { isTerminal } from '../text/outcome.ts'
+import { isTerminal, type TerminalStatus } from '../text/outcome.ts'
 import { errorMessage, forLog } from '../text/untrusted.ts'
 import type { WaitResult } from '../wait/job-wait.ts'
 import { GITHUB_DEADLINE_MS, requestBudget } from '../wait/retry.ts'
@@ -65,7 +67,8 @@ type Pending =
 /**
  * The latest batch, when its record says no end: a run that ended while its job was still active (a timeout, a
  * cancel) left it so. Its job is read once: still running, this run waits for it instead of starting a second job for
- * the same pull requests; ended, its end is noted, and the cursor moves on if it completed.
+ * the same pull requests; completed, this run ends as that batch (with `wait: false`, its end is noted and the cursor
+ * moves on); failed or archived, its end is noted, and its pull requests are taken again.
  */
 async function pendingBatch(setup: StepSetup, last: StoredComment | undefined): Promise<Pending> {
   const asIs: Pending = { kind: 'none', ended: (comment) => comment.state }
@@ -78,39 +81,22 @@ async function pendingBatch(setup: StepSetup, last: StoredComment | undefined): 
     return { kind: 'decided', decision: { kind: 'error', reason } }
   }
   const timeoutMs = requestBudget(setup.settings.requestTimeoutMs, setup.deadline, setup.clock.now())
-  const job = await setup.api.getJob(state.job, timeoutMs)
-  if (job.kind === 'job' && !isTerminal(job.job.status)) {
-    setup.log.info(
-      `The batch before this one is still running (agent job "${forLog(state.job, 80)}"): waiting for it instead of starting a second job for the same pull requests.`
-    )
-    const comment = setup.openComment({ state, commentId: last.id, find: false })
-    const decision: Decision = {
-      kind: 'job',
-      jobId: state.job,
-      job: job.job,
-      request: undefined,
-      followedUp: false,
-      sent: false,
-      comment,
-      ...(state.batch ? { batch: planOf(state.batch) } : {})
-    }
-    return { kind: 'decided', decision }
+  const verdict = judgePendingJob(state.job, await setup.api.getJob(state.job, timeoutMs), setup.settings.wait)
+  switch (verdict.kind) {
+    case 'error':
+    case 'cancelled':
+      return { kind: 'decided', decision: verdict }
+    case 'follow':
+      setup.log.info(verdict.note)
+      return { kind: 'decided', decision: asThatBatch(setup, last, verdict.job) }
   }
-  if (job.kind !== 'job') {
-    const why =
-      job.kind === 'cancelled' ? 'the run was cancelled' : job.kind === 'not found' ? job.described : job.reason
-    const reason = `The batch before this one left agent job "${forLog(state.job, 80)}", which cannot be read now (${why}), so it may still be running. Nothing was sent; the next run looks again.`
-    return { kind: 'decided', decision: { kind: job.kind === 'cancelled' ? 'cancelled' : 'error', reason } }
-  }
-  setup.log.info(`The batch before this one ended ${job.job.status} (agent job "${forLog(state.job, 80)}").`)
-  const status = job.job.status
-  const ended = { ...state, ended: status, ...(job.job.pr.kind === 'link' ? { pr: job.job.pr.url.href } : {}) }
-  if (isTerminal(status)) {
-    // The record says so now: the cursor moves on from a completed batch, once.
-    const result = { kind: status, polls: 0, faults: 0, elapsedMs: 0, job: job.job }
-    const note = setup.openComment({ state, commentId: last.id, find: false })
-    await note?.end({ kind: 'ended', result, message: '', timeoutMs: setup.settings.timeoutMs })
-  }
+  const { job } = verdict
+  setup.log.info(`The batch before this one ended ${job.status} (agent job "${forLog(state.job, 80)}").`)
+  const ended = { ...state, ended: job.status, ...(job.pr.kind === 'link' ? { pr: job.pr.url.href } : {}) }
+  // The record says so now: the cursor moves on from a completed batch, once.
+  const result = { kind: verdict.status, polls: 0, faults: 0, elapsedMs: 0, job }
+  const note = setup.openComment({ state, commentId: last.id, find: false })
+  await note?.end({ kind: 'ended', result, message: '', timeoutMs: setup.settings.timeoutMs })
   return { kind: 'none', ended: (comment) => (comment.id === last.id ? ended : comment.state) }
 }
 
@@ -158,9 +144,48 @@ function skippedBatch(setup: StepSetup, batch: BatchPlan): Decision {
   return { kind: 'skipped', reason, comment: setup.openComment({ state, find: false }), batch }
 }
 
+export type PendingVerdict =
+  /** This run waits for the batch's job (still running), or ends as that batch (it completed since). */
+  | { readonly kind: 'follow'; readonly job: AgentJob; readonly note: string }
+  /** Its end is noted, and the next batch goes on from it (completed) or takes its pull requests again. */
+  | { readonly kind: 'noted'; readonly job: AgentJob; readonly status: TerminalStatus }
+  | { readonly kind: 'error' | 'cancelled'; readonly reason: string }
+
+/** What a read of the job of the batch on record, whose end the record does not say, means for this run. */
+export function judgePendingJob(jobId: string, read: PollResult, wait: boolean): PendingVerdict {
+  const name = `agent job "${forLog(jobId, 80)}"`
+  if (read.kind !== 'job') {
+    const why =
+      read.kind === 'cancelled' ? 'the run was cancelled' : read.kind === 'not found' ? read.described : read.reason
+    const reason = `The batch before this one left ${name}, which cannot be read now (${why}), so it may still be running. Nothing was sent; the next run looks again.`
+    return { kind: read.kind === 'cancelled' ? 'cancelled' : 'error', reason }
+  }
+  const { job } = read
+  if (!isTerminal(job.status)) {
+    const note = `The batch before this one is still running (${name}): waiting for it instead of starting a second job for the same pull requests.`
+    return { kind: 'follow', job, note }
+  }
+  if (job.status === 'completed' && wait) {
+    // The run that started it ended first: this run tells its end (outcome, prLink, the notes), for the later steps.
+    const note = `The batch before this one completed after its run had ended (${name}): this run ends as that batch; what was merged since waits for the next run.`
+    return { kind: 'follow', job, note }
+  }
+  return { kind: 'noted', job, status: job.status }
+}
+
+/** The batch a run that ended before its job did left on record: this run waits for its job, and reports it. */
+function asThatBatch(setup: StepSetup, last: StoredComment, job: AgentJob): Decision {
+  const { state } = last
+  const comment = setup.openComment({ state, commentId: last.id, find: false })
+  const batch = state.batch ? { batch: planOf(state.batch) } : {}
+  return { kind: 'job', jobId: state.job, job, request: undefined, followedUp: false, sent: false, comment, ...batch }
+}
+
 /** A batch as a record tells it, when the run that started it ended before its job did. */
 function planOf(window: BatchWindow): BatchPlan {
-  return { window, included: window.pulls.map((number) => ({ number, url: '' })), skipped: [] }
+  const gated = new Set(window.skipped ?? [])
+  const included = window.pulls.filter((number) => !gated.has(number)).map((number) => ({ number, url: '' }))
+  return { window, included, skipped: [...gated].map((number) => ({ number, reason: 'left out by the gates' })) }
 }
 
 /** With `batch-notify`: once the batch's job completes with a pull request, one line on each pull request it covered. */

@@ -137,6 +137,35 @@ describe('mode: batch', () => {
     expect(after.outputs['skip-reason']).toBe('nothing new')
   })
 
+  it('ends as the batch whose run timed out and whose job completed since: its outcome, prLink and notes, with no second job', async () => {
+    const { github, api, once } = await world(
+      historyOf([11, 12, 13]),
+      {},
+      { run: { activeForMs: 600_000, final: { status: 'completed', prLink: DOCS_PR } } }
+    )
+    const timedOut = await once({ timeout: '1s', 'fail-on': '', 'batch-notify': 'true' })
+    expect(timedOut.outputs['outcome']).toBe('timeout')
+    // The job completes between the two runs.
+    const job = api.jobs.get('job-1')
+    if (job === undefined) throw new Error('no job was started')
+    job.run = { activePolls: 0, final: { status: 'completed', prLink: DOCS_PR } }
+    const next = await once({ 'batch-notify': 'true' })
+    expect(next.exitCode, next.stdout).toBe(0)
+    expect(next.outputs).toMatchObject({
+      outcome: 'completed',
+      prLink: DOCS_PR,
+      'job-id': 'job-1',
+      'batch-prs': '[11,12,13]'
+    })
+    expect(next.stdout).toContain('this run ends as that batch')
+    expect(api.posts).toHaveLength(1)
+    const notes = github.comments.filter((comment) => [11, 12, 13].includes(comment.issue)).map((note) => note.body)
+    expect(notes).toEqual(Array(3).fill(`Documented in ${DOCS_PR}, by a docs batch of 3 pull requests.`))
+    expect(digestRecords(github)[0]).toMatchObject({ ended: 'completed', pr: DOCS_PR })
+    const after = await once()
+    expect(after.outputs['skip-reason']).toBe('nothing new')
+  })
+
   it('covers batch-limit pull requests now and the rest next time, saying how many wait', async () => {
     const { api, once } = await world(historyOf([11, 12, 13, 14, 15]))
     const first = await once({ 'batch-limit': '2' })
