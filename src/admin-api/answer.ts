@@ -151,13 +151,19 @@ function locationOf(headers: Headers, redact: Redact): string {
 /**
  * What came back, in a few words, when it does not look like the Mintlify admin API (which answers JSON, and never
  * 405): an HTML page where a job or an error was expected, or a method the address does not allow. A 5xx page is an
- * outage's, not base-url's. Undefined when it may be the API.
+ * outage's, not base-url's. Undefined when it may be the API. An answer is judged by its body, whatever its
+ * `Content-Type` says: JSON is read as JSON; markup, or a body an HTML type labels that is no JSON, is a page.
  */
 export function unlikeTheApi(answer: Answer, redact: Redact): string | undefined {
   const { status, headers, body } = answer
   if (status === 405) return `${describeAnswer(answer, redact)} (method not allowed)`
   const type = headers['content-type']
-  const html = (typeof type === 'string' && /html/i.test(type)) || /^\s*</.test(body ?? '')
+  const labelled = typeof type === 'string' && /html/i.test(type)
+  // A body too large to read is judged by its label alone.
+  const html =
+    body === undefined
+      ? labelled
+      : /^\s*</.test(body) || (labelled && body.trim() !== '' && decodeJson(body) === NOT_JSON)
   if (html && ((status >= 200 && status < 300) || status === 404)) return `HTTP ${status} with an HTML page`
   return undefined
 }

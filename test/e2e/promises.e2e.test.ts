@@ -342,6 +342,23 @@ describe('liberal in what it reads, strict in what it concludes', () => {
     expect(result.outputs).toMatchObject({ status: 'completed', outcome: 'completed', prLink: PR })
   })
 
+  it('judges an answer by its body, not its Content-Type: a start and its job labelled text/html are read', async () => {
+    const labelled = (res: ServerResponse, status: number, body: unknown): void => {
+      const text = JSON.stringify(body)
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+      res.end(text)
+    }
+    const server = await serve((req, res) =>
+      req.method === 'POST'
+        ? labelled(res, 201, jobBody(STORY, 'active', null))
+        : labelled(res, 200, jobBody(STORY, 'completed', PR))
+    )
+    const result = await run(server, { 'job-id': '', prompt: 'Document the new endpoint', timeout: '30s' })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-5', prLink: PR })
+    expect(result.stdout).not.toContain('does not look like the Mintlify admin API')
+  })
+
   it('ignores a descriptive field of the wrong type, with a debug line, instead of retrying', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, { ...jobBody(STORY, 'completed', PR), model: 4 }))
     const result = await run(server, { timeout: '3s' }, { env: { RUNNER_DEBUG: '1' } })

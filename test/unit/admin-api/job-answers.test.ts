@@ -94,7 +94,17 @@ describe('classifyPoll', () => {
   })
 
   it.each([
+    ['a JSON job', 200, JOB, 'job'],
+    ['a JSON error', 404, { error: 'Agent job not found' }, 'not found']
+  ] as const)('reads %s labelled text/html by its body, as the API it may be', (_, status, body, kind) => {
+    const labelled = answer(status, body, { 'content-type': 'text/html; charset=utf-8' })
+    expect(classifyPoll(labelled, 30_000, { ...CONTEXT, neverAnswered: true }).kind).toBe(kind)
+  })
+
+  it.each([
     ['an HTML page', answer(200, '<!doctype html><title>Docs</title>', { 'content-type': 'text/html' })],
+    ['an HTML page without its type', answer(200, '\n  <html><body>Docs</body></html>')],
+    ['a page of text an HTML type labels', answer(200, 'Welcome to our docs', { 'content-type': 'text/html' })],
     ['an HTML 404', answer(404, '<html>Not found</html>')]
   ])('takes %s for base-url not being the API, until the API has answered once', (_, page) => {
     expect(classifyPoll(page, 30_000, { ...CONTEXT, neverAnswered: true })).toMatchObject({
@@ -285,6 +295,11 @@ describe('classifySubmit', () => {
       kind: 'refused',
       reason
     })
+  })
+
+  it('takes a new job labelled text/html for the job it is, judged by its body', () => {
+    const labelled = answer(201, { id: 'job-9', status: 'active' }, { 'content-type': 'text/html' })
+    expect(classifySubmit(labelled, 30_000, START)).toMatchObject({ kind: 'accepted', jobId: 'job-9' })
   })
 
   it('says what the answer was when base-url does not look like the API, yet never sends a success again', () => {
