@@ -415,9 +415,9 @@ function readHistory(world: World, request: Request, repo: string, rest: string)
   }
   const compare = /^\/compare\/(.+)\.\.\.(.+)$/.exec(rest)
   if (compare && compare[2] === history.branch && !world.options.compares?.[`${compare[1]}...${compare[2]}`]) {
-    const base = decodeURIComponent(compare[1] ?? '')
-    if (history.collected?.includes(base)) return answer(404, { message: 'Not Found' })
-    const { status, commits } = compareWithHead(history, base)
+    const from = decodeURIComponent(compare[1] ?? '')
+    if (history.collected?.includes(from)) return answer(404, { message: 'Not Found' })
+    const { status, commits } = compareWithHead(history, from)
     const { items, page, headers } = paged(commits, url, base)
     const files = page === 1 ? [] : undefined
     return answer(

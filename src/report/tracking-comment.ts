@@ -124,8 +124,9 @@ export class TrackingComment {
   /** Waits for the comment in the background, then edits it with the outcome, within one budget in all. */
   async end(view: CommentView & { kind: 'ended' }): Promise<void> {
     // The record keeps how the job ended and the pull request it opened: what a later run of a pair or a batch needs.
+    // Only an end the wait saw counts: after a timeout, a status that looks ended may be the one before a follow-up.
     const { job } = view.result
-    if (job !== undefined && isTerminal(job.status)) this.#state = { ...this.#state, ended: job.status }
+    if (job !== undefined && isTerminal(view.result.kind)) this.#state = { ...this.#state, ended: job.status }
     if (job?.pr.kind === 'link') this.#state = { ...this.#state, pr: job.pr.url.href }
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
     const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
