@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { playJob, type RunningServer, startServer, type JobStory } from '../../sim/admin-api.ts'
 import { readActionMetadata } from '../../sim/run-action.ts'
 import { runAction } from './support/run-bundle.ts'
+import { type SteppedClock, steppedClock } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown } from '../support/expectations.ts'
 
 const KEY = 'mint_e2e_secret_key_123'
@@ -14,10 +15,16 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()))
 })
 
-async function waitFor(story: Partial<JobStory> & Pick<JobStory, 'final'>, inputs: Record<string, string> = {}) {
-  const server = await startServer(playJob({ projectId: 'proj-1', jobId: 'job-1', apiKey: KEY, ...story }))
+async function waitFor(
+  story: Partial<JobStory> & Pick<JobStory, 'final'>,
+  inputs: Record<string, string> = {},
+  clock?: SteppedClock
+) {
+  const job = playJob({ projectId: 'proj-1', jobId: 'job-1', apiKey: KEY, ...story })
+  const server = await startServer(clock ? clock.jumpingAt(job) : job)
   servers.push(server)
   const run = await runAction({
+    ...clock?.with(),
     inputs: { 'project-id': 'proj-1', 'job-id': 'job-1', 'api-key': KEY, 'base-url': server.url, ...FAST, ...inputs }
   })
   return { run, requests: server.requests }
@@ -114,23 +121,26 @@ describe('the bundled action', () => {
   })
 
   it('times out with status active, and fails the step', async () => {
-    const { run, requests } = await waitFor({ activePolls: 1000, final: { status: 'completed' } }, { timeout: '1s' })
+    // The first poll moves the step's clock past its timeout.
+    const clock = steppedClock()
+    const { run, requests } = await waitFor({ activePolls: 1000, final: { status: 'completed' } }, clock.inputs, clock)
     expect(run.exitCode).toBe(1)
     expect(run.outputs).toMatchObject({ status: 'active', outcome: 'timeout', prLink: '' })
     const polls = `${requests.length} ${requests.length === 1 ? 'poll' : 'polls'}`
-    // Every poll is counted, however many a busy machine fitted in the timeout.
     expect(errorAnnotations(run)).toEqual([
       expect.stringMatching(
-        new RegExp(`was still active when the timeout of 1s ran out after [\\dhms ]+ \\(${polls}\\)`)
+        new RegExp(`was still active when the timeout of 10m ran out after [\\dhms ]+ \\(${polls}\\)`)
       )
     ])
     expect(run.summary).toContain('Timed out waiting')
   })
 
   it('passes a timeout when fail-on leaves it out', async () => {
+    const clock = steppedClock()
     const { run } = await waitFor(
       { activePolls: 1000, final: { status: 'completed' } },
-      { timeout: '300ms', 'fail-on': 'failed' }
+      { ...clock.inputs, 'fail-on': 'failed' },
+      clock
     )
     expect(run.exitCode).toBe(0)
     expect(run.outputs).toMatchObject({ status: 'active', outcome: 'timeout' })

@@ -10,7 +10,7 @@ import { type AgentApi, type AgentApiOptions, simulateAgentApi } from '../../sim
 import type { FakeGitHub } from '../../sim/github-api.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner, type RunOptions } from './support/run-bundle.ts'
-import { once, whenLogged } from './support/triggers.ts'
+import { once, type SteppedClock, steppedClock, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
 const KEY = 'mint_agent_step_secret_key'
@@ -28,13 +28,19 @@ const HOSTILE_PROMPT = 'Document "quotes", $(rm -rf ~) and `backticks`\n::error:
 const servers = loopback()
 const { serve } = servers
 
-function agentApi(options: Partial<AgentApiOptions> = {}): Promise<{ api: AgentApi; server: RunningServer }> {
-  return servers.agentApi({
+/** The simulated admin API; on `clock`, each read of a job moves the step's clock past its timeout. */
+async function agentApi(
+  options: Partial<AgentApiOptions> = {},
+  clock?: SteppedClock
+): Promise<{ api: AgentApi; server: RunningServer }> {
+  const api = simulateAgentApi({
     projectId: PROJECT,
     apiKey: KEY,
     run: { activePolls: 2, final: { status: 'completed', prLink: PR } },
     ...options
   })
+  const server = await serve(clock ? clock.jumpingAt(api.respond, (req) => req.method === 'GET') : api.respond)
+  return { api, server }
 }
 
 const run = bundleRunner({ githubToken: TOKEN, inputs: { 'project-id': PROJECT, 'api-key': KEY, ...FAST } })
@@ -466,14 +472,16 @@ describe('the tracking comment', () => {
 
   it('a re-run attempt finds the job the earlier attempt started, sends no POST, and waits for it', async () => {
     const github = await servers.github()
-    const { api, server } = await agentApi({
-      run: { activePolls: Infinity, final: { status: 'completed', prLink: PR } }
-    })
+    const clock = steppedClock()
+    const { api, server } = await agentApi(
+      { run: { activePolls: Infinity, final: { status: 'completed', prLink: PR } } },
+      clock
+    )
     const inputs = { prompt: 'Document /users', comment: 'true' }
     const first = await run(
       server,
-      { ...inputs, timeout: '500ms', 'fail-on': 'failed' },
-      withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' })
+      { ...inputs, ...clock.inputs, 'fail-on': 'failed' },
+      clock.with(withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
     )
     expect(first.outputs).toMatchObject({ outcome: 'timeout', 'job-id': 'job-1' })
     // From here the job answers active once more (to the re-run's check), then completed.
@@ -524,20 +532,24 @@ describe('the tracking comment', () => {
 
   it('a re-run with job-id and a prompt does not send the follow-up again while the job works on it', async () => {
     const github = await servers.github()
-    const { api, server } = await agentApi({
-      existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
-      run: { activePolls: Infinity, final: { status: 'completed', prLink: PR } }
-    })
+    const clock = steppedClock()
+    const { api, server } = await agentApi(
+      {
+        existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
+        run: { activePolls: Infinity, final: { status: 'completed', prLink: PR } }
+      },
+      clock
+    )
     const inputs = {
       prompt: 'Also document /teams',
       'job-id': 'job-7',
       comment: 'true',
-      timeout: '1s',
+      ...clock.inputs,
       'fail-on': 'failed'
     }
-    const first = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
+    const first = await run(server, inputs, clock.with(withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' })))
     expect(first.outputs).toMatchObject({ outcome: 'timeout', 'job-id': 'job-7' })
-    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    const rerun = await run(server, inputs, clock.with(withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' })))
     expect(rerun.outputs).toMatchObject({ outcome: 'timeout', 'job-id': 'job-7' })
     expect(api.posts).toEqual([{ what: 'follow-up job-7', prompt: 'Also document /teams' }])
     expect(rerun.stdout).toContain(
@@ -615,13 +627,23 @@ describe('the tracking comment', () => {
 
   it('a re-run soon after a follow-up that has not shown yet waits for it, and does not send it again', async () => {
     const github = await servers.github()
-    const { api, server } = await agentApi({
-      existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
-      followUpLag: { polls: 1000 }
-    })
-    const inputs = { prompt: 'Also document /teams', 'job-id': 'job-7', comment: 'true', timeout: '1s', 'fail-on': '' }
-    await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
-    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    const clock = steppedClock()
+    const { api, server } = await agentApi(
+      {
+        existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],
+        followUpLag: { polls: 1000 }
+      },
+      clock
+    )
+    const inputs = {
+      prompt: 'Also document /teams',
+      'job-id': 'job-7',
+      comment: 'true',
+      ...clock.inputs,
+      'fail-on': ''
+    }
+    await run(server, inputs, clock.with(withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' })))
+    const rerun = await run(server, inputs, clock.with(withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' })))
     expect(api.posts).toHaveLength(1)
     expect(rerun.stdout).toMatch(
       /An earlier attempt of this run sent this prompt to agent job "job-7" [\dhms ]+ ago, and the job still shows completed: waiting for it/
@@ -630,7 +652,8 @@ describe('the tracking comment', () => {
 
   it('a cancel just after the job started still leaves the comment, and a re-run waits for that job', async () => {
     const github = await servers.github({ latencyMs: 100 })
-    const { api, server } = await agentApi({ run: { activePolls: Infinity, final: { status: 'completed' } } })
+    const clock = steppedClock()
+    const { api, server } = await agentApi({ run: { activePolls: Infinity, final: { status: 'completed' } } }, clock)
     const inputs = { prompt: 'Document /users', comment: 'true' }
     const first = await run(server, inputs, {
       ...withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }),
@@ -642,8 +665,8 @@ describe('the tracking comment', () => {
     expect(github.comments[0]?.body).toContain('this workflow run was cancelled, and the Mintlify agent job may still')
     const rerun = await run(
       server,
-      { ...inputs, timeout: '1s', 'fail-on': '' },
-      withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' })
+      { ...inputs, ...clock.inputs, 'fail-on': '' },
+      clock.with(withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
     )
     expect(rerun.outputs['job-id']).toBe('job-1')
     expect(api.posts).toHaveLength(1)

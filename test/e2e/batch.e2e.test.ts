@@ -1,14 +1,15 @@
 // mode: batch against the simulated admin API and GitHub: one job for everything merged since the last batch whose job
 // completed, with the cursor kept on the digest issue.
 import { describe, expect, it } from 'vitest'
-import type { AgentApiOptions } from '../../sim/agent-api.ts'
+import { type AgentApiOptions, simulateAgentApi } from '../../sim/agent-api.ts'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
 import type { SimulatedHistory } from '../../sim/github-history.ts'
 import { readMarker } from '../../src/github/tracking-record.ts'
 import { warningAnnotations } from '../support/expectations.ts'
 import { historyOf, shaOf } from './support/batch-history.ts'
 import { loopback } from './support/loopback.ts'
-import { bundleRunner } from './support/run-bundle.ts'
+import { type BundleRun, bundleRunner } from './support/run-bundle.ts'
+import { type SteppedClock, steppedClock } from './support/triggers.ts'
 
 const KEY = 'mint_batch_secret_key_0123'
 const TOKEN = 'ghs_batch_token_value_0123'
@@ -33,18 +34,23 @@ const run = bundleRunner({
 async function world(
   history: SimulatedHistory,
   github: Partial<FakeGitHubOptions> = {},
-  api: Partial<AgentApiOptions> = {}
+  api: Partial<AgentApiOptions> = {},
+  clock?: SteppedClock
 ) {
   const fake = await servers.github({ owner: 'acme', repo: 'api', history, ...github })
-  const agent = await servers.agentApi({
+  const agent = simulateAgentApi({
     projectId: PROJECT,
     apiKey: KEY,
     run: { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } },
     ...api
   })
-  const once = (inputs: Record<string, string> = {}) =>
-    run(agent.server, inputs, { eventName: 'schedule', event: { schedule: '0 6 * * *' }, github: fake })
-  return { github: fake, api: agent.api, server: agent.server, once }
+  // On `clock`, each read of a job moves the step's clock past its timeout.
+  const server = await servers.serve(
+    clock ? clock.jumpingAt(agent.respond, (req) => req.method === 'GET') : agent.respond
+  )
+  const once = (inputs: Record<string, string> = {}, options: BundleRun = {}) =>
+    run(server, inputs, { eventName: 'schedule', event: { schedule: '0 6 * * *' }, github: fake, ...options })
+  return { github: fake, api: agent, server, once }
 }
 
 const prompts = (api: { posts: { prompt: unknown }[] }) => api.posts.map((post) => String(post.prompt))
@@ -118,12 +124,14 @@ describe('mode: batch', () => {
   })
 
   it('waits for a batch whose run timed out, instead of starting a second job, and moves the cursor when it completes', async () => {
+    const clock = steppedClock()
     const { github, api, once } = await world(
       historyOf([11, 12, 13]),
       {},
-      { run: { activePolls: Infinity, final: { status: 'completed', prLink: DOCS_PR } } }
+      { run: { activePolls: Infinity, final: { status: 'completed', prLink: DOCS_PR } } },
+      clock
     )
-    const timedOut = await once({ timeout: '1s', 'fail-on': '' })
+    const timedOut = await once({ ...clock.inputs, 'fail-on': '' }, clock.with())
     expect(timedOut.outputs['outcome']).toBe('timeout')
     // The job is still running when the next run begins, and completes while it waits.
     const job = api.jobs.get('job-1')

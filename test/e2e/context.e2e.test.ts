@@ -2,10 +2,12 @@
 // and what GitHub says about it; untrusted text arrives stripped and fenced, within the budget; the user's prompt
 // stays first, and stays what re-runs go by. The bundle run as the runner runs it, against loopback servers.
 import { describe, expect, it } from 'vitest'
+import { simulateAgentApi } from '../../sim/agent-api.ts'
 import type { FakeGitHubOptions, SimulatedFile } from '../../sim/github-api.ts'
 import { warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { type BundleRun, bundleRunner } from './support/run-bundle.ts'
+import { steppedClock } from './support/triggers.ts'
 
 const KEY = 'mint_context_secret_key_0123456'
 const PROJECT = 'docs'
@@ -304,26 +306,29 @@ describe('context: auto', () => {
   })
 
   it("lets a re-run find the earlier attempt's job by the prompt as written, whatever GitHub says now", async () => {
-    const { api, server } = await servers.agentApi({
+    // Each read of the job moves the step's clock past its timeout.
+    const clock = steppedClock()
+    const api = simulateAgentApi({
       projectId: PROJECT,
       apiKey: KEY,
       run: { activePolls: Infinity, final: { status: 'completed' } }
     })
+    const server = await servers.serve(clock.jumpingAt(api.respond, (req) => req.method === 'GET'))
     const fake = await servers.github({ owner: 'acme', repo: 'api', pullFiles: { 7: FILES } })
-    const inputs = { comment: 'true', timeout: '500ms', 'fail-on': '' }
-    const first = await run(server, inputs, {
-      ...on({ fake }, 'pull_request', MERGED_PR),
-      env: { GITHUB_RUN_ATTEMPT: '1' }
-    })
+    const inputs = { comment: 'true', ...clock.inputs, 'fail-on': '' }
+    const first = await run(
+      server,
+      inputs,
+      clock.with({ ...on({ fake }, 'pull_request', MERGED_PR), env: { GITHUB_RUN_ATTEMPT: '1' } })
+    )
     expect(first.outputs['job-id']).toBe('job-1')
     // The pull request reads differently on the re-run; the prompt the user wrote is the same.
-    const rerun = await run(server, inputs, {
-      ...on({ fake }, 'pull_request', {
-        ...MERGED_PR,
-        pull_request: { ...MERGED_PR.pull_request, body: 'edited since' }
-      }),
-      env: { GITHUB_RUN_ATTEMPT: '2' }
-    })
+    const edited = { ...MERGED_PR, pull_request: { ...MERGED_PR.pull_request, body: 'edited since' } }
+    const rerun = await run(
+      server,
+      inputs,
+      clock.with({ ...on({ fake }, 'pull_request', edited), env: { GITHUB_RUN_ATTEMPT: '2' } })
+    )
     expect(rerun.outputs['job-id']).toBe('job-1')
     expect(api.posts).toHaveLength(1)
     expect(fake.comments[0]?.body).toContain(`- Prompt: \`${PROMPT}\``)

@@ -259,18 +259,27 @@ describe('transient faults are retried, then the job is reported', () => {
 
 describe('faults that outlast the timeout', () => {
   it('say what kept failing and how many attempts were made', async () => {
-    const server = await serve((_req, res) => res.writeHead(503).end())
-    const result = await run(server, { timeout: '1s' })
+    // The second fault moves the step's clock past its timeout.
+    const clock = steppedClock()
+    const server = await serve(
+      clock.jumpingAt(
+        (_req, res) => res.writeHead(503).end(),
+        (_req, index) => index === 1
+      )
+    )
+    const result = await run(server, clock.inputs, clock.with())
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ status: '', outcome: 'timeout' })
     const [error] = errorAnnotations(result)
-    // Every attempt is counted, however many a busy machine fitted in the timeout.
-    expect(error).toContain(`could not be read within the timeout of 1s: HTTP 503 (${server.requests.length} attempts)`)
+    expect(error).toContain(
+      `could not be read within the timeout of 10m: HTTP 503 (${server.requests.length} attempts)`
+    )
+    expect(server.requests.length).toBeGreaterThanOrEqual(2)
   })
 
   it('after the job was seen, report it as still active with the fault', async () => {
     // The first fault moves the step's clock past its timeout.
-    const clock = steppedClock(10 * 60_000)
+    const clock = steppedClock()
     const server = await serve(
       inTurn(
         (_req, res) => active(res),
@@ -280,7 +289,7 @@ describe('faults that outlast the timeout', () => {
         }
       )
     )
-    const result = await run(server, { timeout: '10m' }, clock.run)
+    const result = await run(server, clock.inputs, clock.with())
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ status: 'active', outcome: 'timeout' })
     expect(errorAnnotations(result)[0]).toMatch(
@@ -511,17 +520,25 @@ describe('proxies', () => {
   })
 
   it('says what kept failing when the proxy refuses the tunnel until the timeout, and that nothing was started', async () => {
-    const proxy = await refusingProxy(502)
+    // The proxy refuses every CONNECT, and the second moves the step's clock past its timeout.
+    const clock = steppedClock()
+    const { server, proxy, baseUrl, env } = await behindProxy({
+      misbehave: (n) => {
+        if (n === 1) clock.jump()
+        return 502
+      }
+    })
     const result = await run(
-      { url: 'https://api.mintlify.test' },
-      { prompt: 'Document it', 'job-id': '', timeout: '1s' },
-      { env: { HTTPS_PROXY: proxy.url } }
+      { url: baseUrl },
+      { prompt: 'Document it', 'job-id': '', ...clock.inputs },
+      clock.with({ env: { ...env, HTTPS_PROXY: proxy.url } })
     )
     expect(result.exitCode).toBe(1)
-    const attempts = proxy.connects()
+    expect(proxy.carried.length).toBeGreaterThanOrEqual(2)
     expect(errorAnnotations(result)[0]).toContain(
-      `Could not start the agent job: the proxy at ${proxy.url} could not open a tunnel to the API (HTTP 502), past the timeout (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}). Nothing was started.`
+      `Could not start the agent job: the proxy at ${proxy.url} could not open a tunnel to the API (HTTP 502), past the timeout (${proxy.carried.length} attempts). Nothing was started.`
     )
+    expect(server.requests).toHaveLength(0)
   })
 
   it('is not fooled by a blank lower-case variable into ignoring the upper-case one', async () => {

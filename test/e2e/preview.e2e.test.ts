@@ -141,14 +141,13 @@ describe('preview: true', () => {
   })
 
   it('ends a build that outlasts the timeout as building, with the address set, and the job completed', async () => {
-    const clock = steppedClock(10 * 60_000)
+    const clock = steppedClock()
     const { api: agent } = await api({ previews: { build: { queuedPolls: 1000, final: 'success' } } })
     // The first read of the build's status moves the step's clock past its timeout.
-    const server = await servers.serve((req, res, index) => {
-      if (req.url?.startsWith('/v1/project/update-status/')) clock.jump()
-      return agent.respond(req, res, index)
-    })
-    const result = await run(server, { timeout: '10m' }, clock.run)
+    const server = await servers.serve(
+      clock.jumpingAt(agent.respond, (req) => req.url?.startsWith('/v1/project/update-status/') ?? false)
+    )
+    const result = await run(server, clock.inputs, clock.with())
     expect(result.exitCode, result.stdout).toBe(0)
     expect(result.outputs).toMatchObject({
       outcome: 'completed',

@@ -1,6 +1,6 @@
 // The README's promises, held against a hostile admin API, a hostile GitHub, a careless user and the runner's own
 // signals: the bundled dist/ run as the runner runs it, against loopback servers.
-import { writeFile } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,7 +9,7 @@ import { jobBody, type Respond, sendJson } from '../../sim/admin-api.ts'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
 import { loopback } from './support/loopback.ts'
 import { type ActionRun, bundleRunner, runAction } from './support/run-bundle.ts'
-import { once } from './support/triggers.ts'
+import { once, steppedClock } from './support/triggers.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 
 const KEY = 'mint_K7q2Wx9LmP4rT8vN3bY6zH1cJ5dF0gSa'
@@ -29,6 +29,10 @@ const servers = loopback()
 const { serve } = servers
 
 const run = bundleRunner({ inputs: INPUTS, githubToken: TOKEN })
+
+/** An event file that is not JSON, in a folder of its own: other test runs on the machine write theirs meanwhile. */
+const NOT_JSON_EVENT = join(await mkdtemp(join(tmpdir(), 'event-')), 'event.json')
+await writeFile(NOT_JSON_EVENT, '{"issue": ')
 
 const completed = (res: ServerResponse, prLink: string | null = PR): void => {
   sendJson(res, 200, jobBody(STORY, 'completed', prLink))
@@ -378,14 +382,18 @@ describe('liberal in what it reads, strict in what it concludes', () => {
   })
 
   it('keeps every output on one line, whatever line breaks the API puts in its answer', async () => {
-    const server = await serve((_req, res) =>
-      sendJson(res, 200, {
-        ...jobBody(STORY, 'completed', PR),
-        status: 'still\nthinking\u2028::error::forged',
-        model: 'claude\u2028next\u0085line'
-      })
+    // The first poll moves the step's clock past its timeout.
+    const clock = steppedClock()
+    const server = await serve(
+      clock.jumpingAt((_req, res) =>
+        sendJson(res, 200, {
+          ...jobBody(STORY, 'completed', PR),
+          status: 'still\nthinking\u2028::error::forged',
+          model: 'claude\u2028next\u0085line'
+        })
+      )
     )
-    const result = await run(server, { timeout: '1s', 'fail-on': 'failed' })
+    const result = await run(server, { ...clock.inputs, 'fail-on': 'failed' }, clock.with())
     expect(result.outputs['outcome']).toBe('timeout')
     // Not one lower-case word: no status output at all, and the log shows it on one line.
     expect(result.outputs['status']).toBe('')
@@ -409,8 +417,11 @@ describe('liberal in what it reads, strict in what it concludes', () => {
   })
 
   it("names another job's answer when it persists to the timeout", async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, { ...jobBody(STORY, 'completed', PR), id: 'job-6' }))
-    const result = await run(server, { timeout: '1s' })
+    const clock = steppedClock()
+    const server = await serve(
+      clock.jumpingAt((_req, res) => sendJson(res, 200, { ...jobBody(STORY, 'completed', PR), id: 'job-6' }))
+    )
+    const result = await run(server, clock.inputs, clock.with())
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ outcome: 'timeout', status: '', prLink: '' })
     expect(errorAnnotations(result)[0]).toContain('"id" is "job-6", not "job-5" (another job\'s answer)')
@@ -544,9 +555,8 @@ describe('the GitHub side', () => {
 
   it.each([
     ['a malformed GITHUB_API_URL', { GITHUB_API_URL: 'not a url' }],
-    ['an event file that is not JSON', { GITHUB_EVENT_PATH: join(tmpdir(), 'not-json-event.json') }]
+    ['an event file that is not JSON', { GITHUB_EVENT_PATH: NOT_JSON_EVENT }]
   ])('turns %s into a warning, and the job still passes', async (_, env) => {
-    await writeFile(join(tmpdir(), 'not-json-event.json'), '{"issue": ')
     const { result } = await withGitHub({}, env)
     expectJobReported(result)
     expect(warningAnnotations(result)).toEqual([expect.stringContaining('comment')])

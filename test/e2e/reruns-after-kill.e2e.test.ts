@@ -136,7 +136,8 @@ describe('re-runs', () => {
     // Meanwhile the job completes, with its pull request.
     const job = api.jobs.get('job-1')
     if (job) job.run = { activePolls: 0, final: { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' } }
-    const rerun = await run(server, { ...inputs, timeout: '3s' }, { github, env: { GITHUB_RUN_ATTEMPT: '2' } })
+    // Its first read ends the re-run: the timeout only stops one that would wait for a second job.
+    const rerun = await run(server, { ...inputs, timeout: '5m' }, { github, env: { GITHUB_RUN_ATTEMPT: '2' } })
     expect(api.posts).toHaveLength(1)
     expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1' })
   })

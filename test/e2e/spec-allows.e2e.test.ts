@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { jobBody, sendJson } from '../../sim/admin-api.ts'
+import { simulateAgentApi } from '../../sim/agent-api.ts'
 import {
   markerOf,
   promptHash,
@@ -16,7 +17,7 @@ import { renderComment } from '../../src/report/comment-body.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner, runAction, type RunOptions } from './support/run-bundle.ts'
-import { once } from './support/triggers.ts'
+import { once, onSlowClock, steppedClock } from './support/triggers.ts'
 
 const KEY = 'mint_spec_allows_secret_key_0123'
 const TOKEN = 'ghs_spec_allows_token_value_4567'
@@ -99,8 +100,10 @@ describe('the admin API', () => {
   })
 
   it('blames base-url, not the network, when every answer is a success without a job', async () => {
-    const server = await servers.serve((_req, res) => sendJson(res, 200, { hello: 'world' }))
-    const result = await run(server, { 'job-id': 'job-1', timeout: '1s' })
+    // The first answer moves the step's clock past its timeout.
+    const clock = steppedClock()
+    const server = await servers.serve(clock.jumpingAt((_req, res) => sendJson(res, 200, { hello: 'world' })))
+    const result = await run(server, { 'job-id': 'job-1', ...clock.inputs }, clock.with())
     expect(result.exitCode).toBe(1)
     const [error] = errorAnnotations(result)
     expect(error).toContain("held no agent job: check that base-url is the Mintlify admin API's root")
@@ -134,8 +137,9 @@ describe('the admin API', () => {
   })
 
   it('names a status it does not know when the timeout ends', async () => {
-    const server = await servers.serve((_req, res) => job(res, 'job-1', 'queued'))
-    const result = await run(server, { 'job-id': 'job-1', timeout: '1s', 'fail-on': 'failed' })
+    const clock = steppedClock()
+    const server = await servers.serve(clock.jumpingAt((_req, res) => job(res, 'job-1', 'queued')))
+    const result = await run(server, { 'job-id': 'job-1', ...clock.inputs, 'fail-on': 'failed' }, clock.with())
     expect(result.exitCode).toBe(0)
     expect(result.outputs).toMatchObject({ outcome: 'timeout' })
     expect(warningAnnotations(result)).toHaveLength(1)
@@ -276,10 +280,12 @@ describe('the tracking comment', () => {
       apiKey: KEY,
       existing: [{ jobId: 'job-1', activePolls: 1, final: { status: 'completed', prLink: PR } }]
     })
+    // A hundred pages on a busy machine may take longer than GitHub's deadline of a minute: the step's clock runs slow,
+    // so that what ends the search is its cap.
     const result = await run(
       server,
       { prompt: 'Document /users', comment: 'true' },
-      onIssue(github, { GITHUB_RUN_ATTEMPT: '2' })
+      onSlowClock(onIssue(github, { GITHUB_RUN_ATTEMPT: '2' }))
     )
     expect(result.exitCode, result.stdout).toBe(0)
     expect(api.posts).toEqual([])
@@ -382,10 +388,13 @@ describe('never a job twice', () => {
 
   it('tells two steps of one run that send the same prompt apart: a re-run of each finds its own job', async () => {
     const github = await servers.github()
-    const { api, server } = await servers.agentApi({ projectId: PROJECT, apiKey: KEY, run: running('') })
-    const inputs = { prompt: 'Document /users', comment: 'true', timeout: '500ms', 'fail-on': '' }
+    // Each read of a job moves the step's clock past its timeout.
+    const clock = steppedClock()
+    const api = simulateAgentApi({ projectId: PROJECT, apiKey: KEY, run: running('') })
+    const server = await servers.serve(clock.jumpingAt(api.respond, (req) => req.method === 'GET'))
+    const inputs = { prompt: 'Document /users', comment: 'true', ...clock.inputs, 'fail-on': '' }
     const step = (action: string, attempt: string) =>
-      onIssue(github, { GITHUB_JOB: 'docs', GITHUB_ACTION: action, GITHUB_RUN_ATTEMPT: attempt })
+      clock.with(onIssue(github, { GITHUB_JOB: 'docs', GITHUB_ACTION: action, GITHUB_RUN_ATTEMPT: attempt }))
     expect((await run(server, inputs, step('first', '1'))).outputs['job-id']).toBe('job-1')
     expect((await run(server, inputs, step('second', '1'))).outputs['job-id']).toBe('job-2')
     const rerun = await run(server, inputs, step('first', '2'))
