@@ -29,7 +29,8 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   const asked = notAskedOf(setup)
   const check = asked === undefined ? await openCheck(setup, outside.environment, outside.runner) : undefined
   const decision = asked ?? (await decide(setup))
-  const report = reporter(settings, outside.runner, stepFacts(settings, decision, setup.redact), check)
+  const facts = stepFacts(settings, decision, setup.redact)
+  const report = reporter(settings, outside.runner, facts, check, outside.cancel.lastCall)
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report, check)
     return
