@@ -27,9 +27,7 @@ export async function run(): Promise<void> {
     await runner.cannotStart(wrongEvent, 'the mode does not go with this event')
     return
   }
-  const cancel = cancelOnSignals(cancelGraceMs(settings.githubUse.comment), () => {
-    runner.outputs.finish()
-  })
+  const cancel = cancelOnSignals(cancelGraceMs(settings.githubUse.comment), () => runner.cutShort())
   try {
     const secrets = [settings.apiKey, settings.githubToken]
     opened = openTransport(secrets, environment.proxies, cancel.signal, settings.requestTimeoutMs)

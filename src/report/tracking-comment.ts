@@ -15,8 +15,8 @@ import type { Logger, OutputWriter } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
 import { isTerminal } from '../text/outcome.ts'
 import {
-  CANCEL_GRACE_MS,
   CANCELLED_COMMENT_DEADLINE_MS,
+  COMMENT_GIVES_UP_MS,
   GITHUB_DEADLINE_MS,
   MIN_COMMENT_TIME_MS
 } from '../wait/retry.ts'
@@ -36,7 +36,7 @@ const BUDGETS: CommentBudgets = {
   deadlineMs: GITHUB_DEADLINE_MS,
   cancelledDeadlineMs: CANCELLED_COMMENT_DEADLINE_MS,
   minimumMs: MIN_COMMENT_TIME_MS,
-  keptMs: CANCEL_GRACE_MS
+  keptMs: COMMENT_GIVES_UP_MS
 }
 
 /** Where the comment starts from: the job's state, and the comment when one is known already. */

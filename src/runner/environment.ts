@@ -114,10 +114,10 @@ const PROCESS: SignalHost = {
 /**
  * The cancel raised by SIGINT or SIGTERM; after the first, whatever is left to do (the outputs, the summary, the
  * comment) must finish within `graceMs`, and within AFTER_SIGTERM_MS of a SIGTERM, or the process exits non-zero
- * anyway, after `lastWords` (the outputs not set yet). The handlers stay in place, so a second signal (the runner
- * sends SIGINT, then SIGTERM) cannot kill the step before its outputs and summary are written.
+ * anyway, after `lastWords` (what the step could not say yet). The handlers stay in place, so a second signal (the
+ * runner sends SIGINT, then SIGTERM) cannot kill the step before its outputs and summary are written.
  */
-export function cancelOnSignals(graceMs: number, lastWords: () => void, host: SignalHost = PROCESS): Cancel {
+export function cancelOnSignals(graceMs: number, lastWords: () => Promise<void>, host: SignalHost = PROCESS): Cancel {
   const controller = new AbortController()
   let endsBy = Infinity
   const timers: (() => void)[] = []
@@ -128,8 +128,7 @@ export function cancelOnSignals(graceMs: number, lastWords: () => void, host: Si
     const left = endsBy - host.now()
     timers.push(
       host.after(left, () => {
-        lastWords()
-        host.exit()
+        void lastWords().finally(host.exit)
       })
     )
     for (const wait of waiting) timers.push(host.after(left - wait.reserveMs, wait.resolve))

@@ -103,22 +103,29 @@ describe('the cancel', () => {
     expect(endsAfter(signal, at, afterSigint, 4800)).toBe(endsBy)
   })
 
-  it('after a SIGINT then a SIGTERM, says its last words and exits when the SIGTERM says, before the runner kills it', () => {
+  it('after a SIGINT then a SIGTERM, says its last words and exits when the SIGTERM says, before the runner kills it', async () => {
     const { host, events, send, moveTo } = simulatedProcess()
-    const cancel = cancelOnSignals(4800, () => events.push(`last words at ${host.now()}`), host)
+    const lastWords = (): Promise<void> => {
+      events.push(`last words at ${host.now()}`)
+      return Promise.resolve()
+    }
+    const cancel = cancelOnSignals(4800, lastWords, host)
     expect(cancel.endsBy()).toBe(Infinity)
     send('SIGINT', 1000)
     expect(cancel.signal.aborted).toBe(true)
     expect(cancel.endsBy()).toBe(5800)
     send('SIGTERM', 2000)
-    expect(cancel.endsBy()).toBe(2000 + AFTER_SIGTERM_MS)
+    const end = 2000 + AFTER_SIGTERM_MS
+    expect(cancel.endsBy()).toBe(end)
+    moveTo(end)
+    await new Promise(setImmediate)
     moveTo(10_000)
-    expect(events).toEqual([`last words at ${2000 + AFTER_SIGTERM_MS}`, `exit at ${2000 + AFTER_SIGTERM_MS}`])
+    expect(events).toEqual([`last words at ${end}`, `exit at ${end}`])
   })
 
   it('resolves the last call the reserve before the step must end, once a signal set that end', async () => {
     const { host, send, moveTo } = simulatedProcess()
-    const cancel = cancelOnSignals(800, () => undefined, host)
+    const cancel = cancelOnSignals(800, () => Promise.resolve(), host)
     let called = -1
     const waiting = cancel.lastCall(300).then(() => (called = host.now()))
     send('SIGTERM', 500)
