@@ -27,22 +27,22 @@ export async function run(): Promise<void> {
     await runner.cannotStart(wrongEvent, 'the mode does not go with this event')
     return
   }
-  const cancelSignal = cancelOnSignals(cancelGraceMs(settings.githubUse.comment))
+  const cancel = cancelOnSignals(cancelGraceMs(settings.githubUse.comment), () => runner.cutShort())
   try {
     const secrets = [settings.apiKey, settings.githubToken]
-    opened = openTransport(secrets, environment.proxies, cancelSignal, settings.requestTimeoutMs)
+    opened = openTransport(secrets, environment.proxies, cancel.signal, settings.requestTimeoutMs)
   } catch (error) {
     await runner.cannotStart(errorMessage(error), "the runner's proxy setting cannot be used")
     return
   }
   const { transport } = opened
   try {
-    await runStep(settings, { transport, environment, runner })
+    await runStep(settings, { transport, environment, runner, cancel })
   } catch (error) {
     runner.failUnexpected(error, transport.redact)
   } finally {
     runner.outputs.finish()
     await opened.close()
   }
-  if (cancelSignal.aborted) exitCancelledStep()
+  if (cancel.signal.aborted) exitCancelledStep()
 }

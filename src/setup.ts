@@ -13,7 +13,7 @@ import type { RequestDesk } from './github/requests.ts'
 import { takesRequests } from './inputs/modes.ts'
 import { type Settings, usesIssue } from './inputs/settings.ts'
 import { composePrompt } from './prompt/compose.ts'
-import type { RunnerEnvironment } from './runner/environment.ts'
+import type { Cancel, RunnerEnvironment } from './runner/environment.ts'
 import type { RunnerIo } from './runner/io.ts'
 import { CheckRun, checkPlace } from './report/check-run.ts'
 import { startLine } from './report/report.ts'
@@ -27,6 +27,8 @@ export interface Outside {
   readonly transport: Transport
   readonly environment: RunnerEnvironment
   readonly runner: RunnerIo
+  /** The cancel, and when the step must have ended after it. */
+  readonly cancel: Pick<Cancel, 'endsBy' | 'lastCall'>
 }
 
 export async function setUpStep(settings: Settings, outside: Outside): Promise<StepSetup> {
@@ -57,7 +59,8 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     date: clock.date,
     now: clock.now,
     cancelled: clock.cancelled,
-    whenCancelled: clock.whenCancelled
+    whenCancelled: clock.whenCancelled,
+    endsBy: outside.cancel.endsBy
   }
   return {
     settings,

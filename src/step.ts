@@ -30,7 +30,8 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   const decision = asked ?? (await decide(setup))
   const checked = settings.check !== undefined && asked === undefined && keepsCheck(setup.desk?.read, decision)
   const check = checked ? await openCheck(setup, outside.environment, outside.runner) : undefined
-  const report = reporter(settings, outside.runner, stepFacts(settings, decision, setup.redact), check)
+  const facts = stepFacts(settings, decision, setup.redact)
+  const report = reporter(settings, outside.runner, facts, check, outside.cancel.lastCall)
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report, check)
     return

@@ -2,10 +2,12 @@
 // log, then the outputs first (a later step may need them even when this one fails), the summary, the tracking
 // comment, and the verdict.
 import type { Settings } from '../inputs/settings.ts'
+import type { Cancel } from '../runner/environment.ts'
 import type { Logger, Outputs, RunnerIo } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
 import { type CheckedUrl, droppedBecause, forLog } from '../text/untrusted.ts'
 import type { PollEvent } from '../wait/job-wait.ts'
+import { LAST_WORDS_MS } from '../wait/retry.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { lastLogLines, type StepFacts, summaryOf } from './summary.ts'
 import type { TrackingComment } from './tracking-comment.ts'
@@ -107,7 +109,17 @@ export interface Ending {
 
 export type Report = (result: StepResult, comment: TrackingComment | undefined, ending?: Ending) => Promise<void>
 
-export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts, check?: CheckRun): Report {
+/**
+ * The step's report. `lastCall` resolves when the step's time after a cancel is nearly gone (a SIGTERM brings it
+ * near): what GitHub has not done of the comment's and the check's last edits by then is left undone.
+ */
+export function reporter(
+  settings: Settings,
+  runner: RunnerIo,
+  facts: StepFacts,
+  check: CheckRun | undefined,
+  lastCall: Cancel['lastCall']
+): Report {
   return async (result, comment, ending = {}) => {
     const { timeoutMs } = settings
     // With preview: true, a step that never reached a completed job has nothing to preview.
@@ -120,7 +132,8 @@ export function reporter(settings: Settings, runner: RunnerIo, facts: StepFacts,
     await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts, preview, guardrail }, verdict))
     const view = { kind: 'ended', result, message: verdict.message, timeoutMs, preview, guardrail } as const
     const ended = result.kind === 'started' ? comment?.settle() : comment?.end(view)
-    await Promise.all([ended, check?.end(result, verdict, comment?.text(view) ?? verdict.message)])
+    const edits = Promise.all([ended, check?.end(result, verdict, comment?.text(view) ?? verdict.message)])
+    await Promise.race([edits, lastCall(LAST_WORDS_MS)])
     if (verdict.fails) runner.fail(verdict.message)
     else if (result.kind === 'rate-limited') runner.log.warning(verdict.message)
     else runner.log.info(verdict.message)

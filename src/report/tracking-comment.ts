@@ -14,7 +14,12 @@ import {
 import type { Logger, OutputWriter } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
 import { isTerminal } from '../text/outcome.ts'
-import { CANCELLED_COMMENT_DEADLINE_MS, GITHUB_DEADLINE_MS, MIN_COMMENT_TIME_MS } from '../wait/retry.ts'
+import {
+  CANCELLED_COMMENT_DEADLINE_MS,
+  COMMENT_GIVES_UP_MS,
+  GITHUB_DEADLINE_MS,
+  MIN_COMMENT_TIME_MS
+} from '../wait/retry.ts'
 import { type CommentView, renderComment } from './comment-body.ts'
 
 /** How long the comment may take: each write, and the outcome's edit after a cancellation. */
@@ -23,12 +28,15 @@ export interface CommentBudgets {
   readonly cancelledDeadlineMs: number
   /** Less time than this left for the outcome's edit is not worth a request. */
   readonly minimumMs: number
+  /** After a cancellation, the time kept for what comes after the edit, before the step must have ended. */
+  readonly keptMs: number
 }
 
 const BUDGETS: CommentBudgets = {
   deadlineMs: GITHUB_DEADLINE_MS,
   cancelledDeadlineMs: CANCELLED_COMMENT_DEADLINE_MS,
-  minimumMs: MIN_COMMENT_TIME_MS
+  minimumMs: MIN_COMMENT_TIME_MS,
+  keptMs: COMMENT_GIVES_UP_MS
 }
 
 /** Where the comment starts from: the job's state, and the comment when one is known already. */
@@ -50,6 +58,8 @@ export interface CommentRunner {
   readonly cancelled: () => boolean
   /** Resolves once the run is cancelled. */
   readonly whenCancelled: Promise<void>
+  /** When the step must have ended, on `now`'s scale (sooner after a SIGTERM); Infinity before a cancel. */
+  readonly endsBy: () => number
 }
 
 /** Never throws: what cannot be done is a warning, said once. */
@@ -129,20 +139,29 @@ export class TrackingComment {
     if (job !== undefined && isTerminal(view.result.kind)) this.#state = { ...this.#state, ended: job.status }
     if (job?.pr.kind === 'link') this.#state = { ...this.#state, pr: job.pr.url.href }
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
-    const budget = this.#runner.cancelled() ? this.#budgets.cancelledDeadlineMs : this.#budgets.deadlineMs
+    const budget = this.#runner.cancelled() ? this.#cancelledBudget() : this.#budgets.deadlineMs
     const left = await timeLeftAfter(this.#pending, budget, this.#runner.now)
     // A record of a request that was never sent must go, or a re-run would take it as perhaps sent and send nothing:
     // that edit is tried with whatever time is left.
     const withdrawing = this.#withdrawn.some((request) =>
       this.#written?.requests.some((kept) => sameRequest(kept, request))
     )
-    if (left < (withdrawing ? 1 : this.#budgets.minimumMs)) {
-      this.#runner.log.warning(
-        `The tracking comment was not edited with the outcome: GitHub took all of its ${formatDuration(budget)}.`
-      )
+    const needed = withdrawing ? 1 : this.#budgets.minimumMs
+    if (left < needed) {
+      const why =
+        budget < needed
+          ? 'the runner left too little time after its SIGTERM'
+          : `GitHub took all of its ${formatDuration(budget)}`
+      this.#runner.log.warning(`The tracking comment was not edited with the outcome: ${why}.`)
       return
     }
     await this.#write(this.#state, view, left)
+  }
+
+  /** After a cancellation: the short budget, or what is left of the step's time when a SIGTERM brought its end near. */
+  #cancelledBudget(): number {
+    const left = this.#runner.endsBy() - this.#runner.now() - this.#budgets.keptMs
+    return Math.max(0, Math.floor(Math.min(this.#budgets.cancelledDeadlineMs, left)))
   }
 
   /** Waits for the comment in the background (the step does not wait for the job, so there is no outcome yet). */

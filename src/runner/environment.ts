@@ -69,20 +69,87 @@ export function readRunnerEnvironment(env: NodeJS.ProcessEnv = process.env): Run
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
 
 /**
- * An AbortSignal raised by SIGINT or SIGTERM; after it, whatever is left to do (the outputs, the summary, the
- * comment) must finish within `graceMs`, or the process exits non-zero anyway. The handlers stay in place, so a
- * second signal (the runner sends SIGINT, then SIGTERM) cannot kill the step before its outputs and summary are
- * written.
+ * SIGTERM is the runner's last warning: its order is SIGINT, 7.5 s, SIGTERM, 2.5 s, SIGKILL. Whatever came first, the
+ * step ends within this after a SIGTERM.
  */
-export function cancelOnSignals(graceMs: number): AbortSignal {
+export const AFTER_SIGTERM_MS = 2000
+
+/** The cancel: its signal, and when the step must have ended, which each signal may bring nearer. */
+export interface Cancel {
+  /** Raised by SIGINT or SIGTERM. */
+  readonly signal: AbortSignal
+  /** When the step must have ended (on `performance.now()`'s scale); Infinity until a signal came. */
+  readonly endsBy: () => number
+  /** Resolves once no more than `reserveMs` is left before the step must have ended; never before a signal. */
+  readonly lastCall: (reserveMs: number) => Promise<void>
+}
+
+/** When the step must have ended after `signal` came `at`, given when it had to before (Infinity: no signal yet). */
+export function endsAfter(signal: NodeJS.Signals, at: number, before: number, graceMs: number): number {
+  return Math.min(before, at + (signal === 'SIGTERM' ? Math.min(graceMs, AFTER_SIGTERM_MS) : graceMs))
+}
+
+/** What the cancel needs of the process: its signals, its clock and timers, its exit. */
+export interface SignalHost {
+  readonly on: (signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void) => void
+  readonly now: () => number
+  readonly after: (ms: number, act: () => void) => () => void
+  readonly exit: () => void
+}
+
+const PROCESS: SignalHost = {
+  on: (signal, listener) => {
+    process.on(signal, listener)
+  },
+  now: () => performance.now(),
+  after: (ms, act) => {
+    const timer = setTimeout(act, ms).unref()
+    return () => {
+      clearTimeout(timer)
+    }
+  },
+  exit: () => process.exit(1)
+}
+
+/**
+ * The cancel raised by SIGINT or SIGTERM; after the first, whatever is left to do (the outputs, the summary, the
+ * comment) must finish within `graceMs`, and within AFTER_SIGTERM_MS of a SIGTERM, or the process exits non-zero
+ * anyway, after `lastWords` (what the step could not say yet). The handlers stay in place, so a second signal (the
+ * runner sends SIGINT, then SIGTERM) cannot kill the step before its outputs and summary are written.
+ */
+export function cancelOnSignals(graceMs: number, lastWords: () => Promise<void>, host: SignalHost = PROCESS): Cancel {
   const controller = new AbortController()
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (controller.signal.aborted) return
-    controller.abort(new Error(`received ${signal}`))
-    setTimeout(() => process.exit(1), graceMs).unref()
+  let endsBy = Infinity
+  const timers: (() => void)[] = []
+  const waiting: { readonly reserveMs: number; readonly resolve: () => void }[] = []
+  /** Every timer, armed again for when the step must end now. */
+  const arm = (): void => {
+    for (const clear of timers.splice(0)) clear()
+    const left = endsBy - host.now()
+    timers.push(
+      host.after(left, () => {
+        void lastWords().finally(host.exit)
+      })
+    )
+    for (const wait of waiting) timers.push(host.after(left - wait.reserveMs, wait.resolve))
   }
-  for (const signal of SIGNALS) process.on(signal, onSignal)
-  return controller.signal
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!controller.signal.aborted) controller.abort(new Error(`received ${signal}`))
+    const by = endsAfter(signal, host.now(), endsBy, graceMs)
+    if (by >= endsBy) return
+    endsBy = by
+    arm()
+  }
+  for (const signal of SIGNALS) host.on(signal, onSignal)
+  return {
+    signal: controller.signal,
+    endsBy: () => endsBy,
+    lastCall: (reserveMs) =>
+      new Promise((resolve) => {
+        waiting.push({ reserveMs, resolve })
+        if (endsBy !== Infinity) arm()
+      })
+  }
 }
 
 /**

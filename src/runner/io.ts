@@ -43,8 +43,8 @@ export interface OutputWriter {
   /** Sets an output at once: `job-id` is there for a later step even if this one is cancelled. */
   set(name: OutputName, value: string): void
   setAll(values: Outputs): void
-  /** Sets every output not set yet to '', so a later step can always read each of them. */
-  finish(): void
+  /** Sets every output not set yet to its value in `left` or '', so a later step can always read each of them. */
+  finish(left?: Outputs): void
 }
 
 export interface RunnerIo {
@@ -58,6 +58,11 @@ export interface RunnerIo {
   cannotStart(problems: string, what?: string): Promise<void>
   /** Something the action did not expect went wrong: outcome `error`, and the error's message, redacted. */
   failUnexpected(error: unknown, redact: Redact): void
+  /**
+   * The step is cut short after a cancel, before it could report: `outcome: cancelled` and every other output not set
+   * yet, and a summary that says so unless one was written.
+   */
+  cutShort(): Promise<void>
 }
 
 /**
@@ -103,8 +108,8 @@ export function outputWriter(
         if (value !== undefined) set(name, value)
       }
     },
-    finish: () => {
-      for (const name of OUTPUT_NAMES) if (!written.has(name)) write(name, '')
+    finish: (left = {}) => {
+      for (const name of OUTPUT_NAMES) if (!written.has(name)) write(name, oneLine(name, left[name] ?? ''))
     }
   }
 }
@@ -116,6 +121,8 @@ export function inputErrorSummary(problems: string, what?: string): string {
   return `<h3>${headingOf('error')}</h3>\n<p>The step did not start: ${why}.</p>\n<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>\n`
 }
 
+const CUT_SHORT = `<h3>${headingOf('cancelled')}</h3>\n<p>The runner's time after the cancel ran out before the step could tell more: the Mintlify agent job, if one was started, may still be running. The Mintlify dashboard shows it.</p>\n`
+
 /** `summaryPath`: GITHUB_STEP_SUMMARY, which a runner always sets. */
 export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
   const fail = (message: string): void => {
@@ -126,7 +133,9 @@ export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
       `The step's outputs could not be written (${errorMessage(error)}): GITHUB_OUTPUT must name a file the runner made for this step. Later steps will find no outputs.`
     )
   })
+  let summarized = false
   const writeSummary = async (html: string): Promise<void> => {
+    summarized = true
     if (summaryPath === undefined) {
       core.debug('No job summary: GITHUB_STEP_SUMMARY is not set (a runner always sets it).')
       return
@@ -161,6 +170,10 @@ export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
     failUnexpected: (error, redact) => {
       outputs.set('outcome', 'error')
       fail(`Unexpected error: ${forLog(redact(errorMessage(error)), 1000)}`)
+    },
+    cutShort: async () => {
+      outputs.finish({ outcome: 'cancelled' })
+      if (!summarized) await writeSummary(CUT_SHORT)
     }
   }
 }

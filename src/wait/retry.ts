@@ -60,6 +60,13 @@ export const CANCELLED_COMMENT_DEADLINE_MS = 4000
 export const MIN_COMMENT_TIME_MS = 1000
 /** After a cancellation, what is left (outputs, summary) takes milliseconds; editing a comment takes longer. */
 const CANCEL_GRACE_MS = 800
+/**
+ * What is left once the report's GitHub work is done or given up (the verdict's line, the outputs not set yet, the
+ * connections closed) takes less than this: after a cancel, that work stops this long before the step must end.
+ */
+export const LAST_WORDS_MS = 300
+/** After a cancel, the comment's last edit gives up this long before the step must end, and says so first. */
+export const COMMENT_GIVES_UP_MS = 500
 /** After a follow-up, a job that never shows `active` again is taken as finished after this long. */
 export const FOLLOW_UP_SETTLE_MS = 60_000
 /** A job or build status this step has just asked for may answer 404 for this long before it can be read. */

@@ -9,6 +9,7 @@ import { jobBody, type RunningServer, sendJson, startServer } from '../../sim/ad
 import { type AgentApi, type AgentApiOptions, simulateAgentApi } from '../../sim/agent-api.ts'
 import type { FakeGitHub } from '../../sim/github-api.ts'
 import { loopback } from './support/loopback.ts'
+import { readActionMetadata } from '../../sim/run-action.ts'
 import { bundleRunner, type RunOptions } from './support/run-bundle.ts'
 import { once, type SteppedClock, steppedClock, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
@@ -710,6 +711,42 @@ describe('the tracking comment', () => {
       '⏹️ **Run cancelled**: this workflow run was cancelled, and the Mintlify agent job may still be running.'
     )
   })
+
+  it.each([
+    ['a SIGTERM alone', ['SIGTERM']],
+    ['a SIGTERM right after a SIGINT', ['SIGINT', 'SIGTERM']]
+  ] as const)(
+    "after %s, with GitHub's edit of the comment hanging, writes every output and the summary before the runner's SIGKILL",
+    async (_, signals) => {
+      // The comment's edits are never answered: GitHub hangs.
+      const github = await servers.github({ intercept: (call) => call.startsWith('PATCH ') })
+      const { server } = await agentApi({ run: { activeForMs: 600_000, final: { status: 'completed' } } })
+      const result = await run(
+        server,
+        { prompt: 'Document /users', comment: 'true' },
+        {
+          ...withGitHub(github),
+          onSpawn: (child) => {
+            once(
+              () => github.calls.some((call) => call.startsWith('PATCH ')) && server.requests.length > 1,
+              () => {
+                for (const signal of signals) child.kill(signal)
+                // As the runner does: SIGKILL 2.5 s after SIGTERM.
+                setTimeout(() => child.kill('SIGKILL'), 2500).unref()
+              }
+            )
+          }
+        }
+      )
+      expect(result.signal, result.stdout).toBeNull()
+      expect(result.exitCode).toBe(1)
+      const { outputs } = await readActionMetadata()
+      expect(Object.keys(result.outputs).sort()).toEqual(Object.keys(outputs).sort())
+      expect(result.outputs).toMatchObject({ outcome: 'cancelled', 'job-id': 'job-1', status: 'active' })
+      expect(result.summary).toContain('⏹️ Run cancelled')
+      expect(errorAnnotations(result)[0]).toContain('Cancelled while waiting for agent job "job-1"')
+    }
+  )
 
   it.each([
     ['a start', 'POST', {}],

@@ -6,7 +6,9 @@ import type { FakeGitHubOptions, SimulatedFile } from '../../sim/github-api.ts'
 import { readMarker } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
-import { bundleRunner } from './support/run-bundle.ts'
+import { readActionMetadata } from '../../sim/run-action.ts'
+import { bundleRunner, type RunOptions } from './support/run-bundle.ts'
+import { once } from './support/triggers.ts'
 
 const KEY = 'mint_pair_secret_key_0123'
 const TOKEN = 'ghs_pair_token_value_0123'
@@ -88,8 +90,13 @@ async function world(github: FakeGitHubOptions = GITHUB, api: Partial<AgentApiOp
     run: { activePolls: 1, final: { status: 'completed', prLink: DOCS_PR } },
     ...api
   })
-  const on = (event: unknown, inputs: Record<string, string> = {}, env: Record<string, string> = {}) =>
-    run(agent.server, inputs, { eventName: 'pull_request', event, github: fake, env })
+  const on = (
+    event: unknown,
+    inputs: Record<string, string> = {},
+    env: Record<string, string> = {},
+    onSpawn?: RunOptions['onSpawn']
+  ) =>
+    run(agent.server, inputs, { eventName: 'pull_request', event, github: fake, env, ...(onSpawn ? { onSpawn } : {}) })
   return { github: fake, api: agent.api, server: agent.server, on }
 }
 
@@ -388,6 +395,28 @@ describe('mode: pair', () => {
     const result = await on(pullEvent('opened', A), { 'docs-paths': 'docs/**' })
     expect(result.outputs).toMatchObject({ outcome: 'completed', guardrail: 'passed' })
     expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({ guardrail: 'passed' })
+  })
+
+  it("still leaves every output and a summary when the runner's SIGTERM comes while GitHub hangs on closing the docs pull request", async () => {
+    const closing = 'PATCH /repos/acme/docs/pulls/128'
+    const { github, on } = await world({ ...GITHUB, intercept: (call) => call === closing })
+    await on(pullEvent('opened', A))
+    const cut = await on(pullEvent('closed', A), {}, {}, (child) => {
+      once(
+        () => github.calls.includes(closing),
+        () => {
+          child.kill('SIGTERM')
+          // As the runner does: SIGKILL 2.5 s after SIGTERM.
+          setTimeout(() => child.kill('SIGKILL'), 2500).unref()
+        }
+      )
+    })
+    expect(cut.signal, cut.stdout).toBeNull()
+    expect(cut.exitCode).toBe(1)
+    const { outputs } = await readActionMetadata()
+    expect(Object.keys(cut.outputs).sort()).toEqual(Object.keys(outputs).sort())
+    expect(cut.outputs['outcome']).toBe('cancelled')
+    expect(cut.summary).toContain('⏹️ Run cancelled')
   })
 
   it('is an error, before any request, on an event that is not about a pull request', async () => {

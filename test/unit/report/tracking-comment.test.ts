@@ -7,7 +7,7 @@ import { outputWriter } from '../../../src/runner/io.ts'
 import { type Stage, STAGE_WORDING } from '../../../src/text/outcome.ts'
 import type { WaitResult } from '../../../src/wait/job-wait.ts'
 
-const BUDGETS = { deadlineMs: 400, cancelledDeadlineMs: 1500, minimumMs: 50 }
+const BUDGETS = { deadlineMs: 400, cancelledDeadlineMs: 1500, minimumMs: 50, keptMs: 100 }
 const REQUEST: TrackedRequest = {
   kind: 'start',
   run: '42',
@@ -28,7 +28,8 @@ function stageOf(write: CommentWrite): Stage | undefined {
 function harness(
   answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>,
   cancelled = false,
-  start: TrackingState = { job: UNKNOWN_JOB, requests: [] }
+  start: TrackingState = { job: UNKNOWN_JOB, requests: [] },
+  endsBy: () => number = () => Infinity
 ) {
   let cancel = (): void => undefined
   const whenCancelled = new Promise<void>((resolve) => (cancel = resolve))
@@ -44,7 +45,8 @@ function harness(
     date: () => 1000,
     now: () => performance.now() + spent,
     cancelled: () => cancelled,
-    whenCancelled
+    whenCancelled,
+    endsBy
   }
   const github = {
     run: { id: '42', attempt: 1, url: 'https://github.com/acme/docs/actions/runs/42' },
@@ -208,6 +210,26 @@ describe('TrackingComment', () => {
     expect(writes[1]?.deadlineMs).toBeGreaterThan(0)
     // The write skips the throttled queue whatever ended, the job or the run: the runner leaves little time.
     expect(writes[1]?.write.cancelled).toBe(true)
+  })
+
+  it("gives a cancelled run's edit only what is left before the step must end, once a SIGTERM brought that end near", async () => {
+    const endsBy = performance.now() + 600
+    const { comment, writes } = harness(written, true, { job: 'job-9', requests: [] }, () => endsBy)
+    await comment.end(ended('cancelled'))
+    expect(writes.map(({ write }) => stageOf(write))).toEqual(['cancelled'])
+    // What is left, less what the step keeps for after the edit: not the cancelled budget of 1.5 s.
+    expect(writes[0]?.deadlineMs).toBeLessThanOrEqual(600 - BUDGETS.keptMs)
+    expect(writes[0]?.deadlineMs).toBeGreaterThan(BUDGETS.minimumMs)
+  })
+
+  it('gives up the edit, and says so, when a SIGTERM leaves less than the minimum before the step must end', async () => {
+    const endsBy = performance.now() + BUDGETS.keptMs + 10
+    const { comment, writes, warnings } = harness(written, true, { job: 'job-9', requests: [] }, () => endsBy)
+    await comment.end(ended('cancelled'))
+    expect(writes).toEqual([])
+    expect(warnings).toEqual([
+      'The tracking comment was not edited with the outcome: the runner left too little time after its SIGTERM.'
+    ])
   })
 
   it('warns when GitHub gives no address for the comment, and sets no comment-url', async () => {

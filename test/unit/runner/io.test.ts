@@ -39,6 +39,17 @@ describe('outputWriter', () => {
     ])
   })
 
+  it('sets the outputs not set yet to what a step cut short says of them, leaving those it set', () => {
+    const { written, outputs } = writer()
+    outputs.set('job-id', 'job-1')
+    outputs.finish({ outcome: 'cancelled', 'job-id': 'job-2' })
+    expect(written.filter(([, value]) => value !== '')).toEqual([
+      ['job-id', 'job-1'],
+      ['outcome', 'cancelled']
+    ])
+    expect(written).toHaveLength(22)
+  })
+
   it('keeps every output on one line', () => {
     const { written, outputs } = writer()
     outputs.set('status', 'active\n::error::x\r\u2028y')
