@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
 import { markerOf, promptHash, type TrackingState } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
-import { historyOf } from './support/batch-history.ts'
+import { historyOf, shaOf } from './support/batch-history.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -201,5 +201,26 @@ describe('a check run', { timeout: RUNS_MS }, () => {
       [HEAD, ['in_progress', 'completed/success']]
     ])
     expect(warningAnnotations(result)).toEqual([])
+  })
+})
+
+describe('a batch of more merged pull requests than one listing holds', { timeout: RUNS_MS }, () => {
+  it('describes the oldest first and turns none into an anonymous commit the cursor passes', async () => {
+    // 1,050 merged since batch-since, one an hour: GitHub lists the closed ones 100 a page, newest updated first.
+    const numbers = Array.from({ length: 1050 }, (_, index) => 1000 + index)
+    const { github, api, server } = await world({ history: historyOf(numbers) })
+    const result = await run(
+      server,
+      { mode: 'batch', prompt: 'Document what was merged.', 'batch-since': '60d' },
+      { eventName: 'schedule', event: { schedule: '0 6 * * *' }, github }
+    )
+    const oldest = numbers.slice(0, 20)
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(result.outputs['batch-prs']).toBe(JSON.stringify(oldest))
+    expect(result.outputs['batch-to']).toBe(shaOf(1019))
+    const prompt = String(api.posts[0]?.prompt)
+    expect(prompt).toContain('Change number 1000')
+    expect(prompt).not.toContain('Change number 1050')
+    expect(prompt).not.toMatch(/pushed without a pull request/i)
   })
 })
