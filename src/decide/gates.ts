@@ -39,14 +39,16 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
 
 /** With `max-jobs-per-hour`: the decision that no job is left to spend this hour; undefined to go on. */
 export async function jobCap(setup: StepSetup): Promise<Decision | undefined> {
-  const { settings, reads, log } = setup
+  const { settings, reads } = setup
   if (!settings.githubUse.countJobs || reads === undefined) return undefined
   const since = setup.clock.date() - HOUR_MS
-  const started = await reads.startsSince(since, { runId: setup.runId, step: setup.step })
-  if (started === undefined) {
-    log.warning('max-jobs-per-hour is not applied: the jobs started in the last hour could not be counted from GitHub.')
+  const count = await reads.startsSince(since, { runId: setup.runId, step: setup.step })
+  if (count.kind === 'uncounted') {
+    // A cap that cannot be counted is not lifted: nothing is started, and the step says so.
+    const reason = `max-jobs-per-hour (${settings.maxJobsPerHour ?? ''}): the jobs started in the last ${formatDuration(HOUR_MS)} could not be counted, ${count.why}. Nothing was sent to the agent; run the step again later, or remove max-jobs-per-hour to start jobs without it.`
+    return { kind: 'error', reason }
   }
-  const reached = capReached(settings, started)
+  const reached = capReached(settings, count.starts)
   return reached === undefined ? undefined : { kind: 'rate-limited', reason: reached }
 }
 
@@ -196,11 +198,11 @@ export const HOUR_MS = 3_600_000
 
 /**
  * Why `max-jobs-per-hour` leaves no job to spend, given the jobs started in the last hour by the action's own
- * records; undefined when there is room (or no cap, or no count).
+ * records; undefined when there is room (or no cap).
  */
-export function capReached(settings: Settings, started: number | undefined): string | undefined {
+export function capReached(settings: Settings, started: number): string | undefined {
   const cap = settings.maxJobsPerHour
-  if (cap === undefined || started === undefined || started < cap) return undefined
+  if (cap === undefined || started < cap) return undefined
   return `max-jobs-per-hour (${cap}) is reached: this action started ${started} ${plural(started, 'job')} of project "${forLog(settings.projectId)}" in this repository in the last ${formatDuration(HOUR_MS)}, by its own records`
 }
 

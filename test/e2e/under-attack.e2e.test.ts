@@ -224,3 +224,37 @@ describe('a batch of more merged pull requests than one listing holds', { timeou
     expect(prompt).not.toMatch(/pushed without a pull request/i)
   })
 })
+
+describe('max-jobs-per-hour in a busy repository', { timeout: RUNS_MS }, () => {
+  const inputs = { prompt: 'Document the change', 'max-jobs-per-hour': '1' }
+  const dispatch = { eventName: 'workflow_dispatch', event: {} }
+
+  it('counts its own start past 1,000 comments by others this hour, and starts no second job', async () => {
+    const now = new Date().toISOString()
+    const others = Array.from({ length: 1000 }, (_, n) => ({
+      issue: 3,
+      user: 'mona',
+      body: `Comment ${n}`,
+      updatedAt: now
+    }))
+    const own = recordBy('github-actions[bot]', 4, { job: 'job-1', requests: [start('999', 10)] })
+    const { github, api, server } = await world({ existing: [...others, own] })
+    const result = await run(server, inputs, { ...dispatch, github })
+    expect(result.outputs, result.stdout).toMatchObject({ outcome: 'rate-limited', 'job-id': '' })
+    expect(api.posts).toEqual([])
+    expect(warningAnnotations(result).join('\n')).toContain(
+      'max-jobs-per-hour (1) is reached: this action started 1 job'
+    )
+  })
+
+  it('starts nothing when the jobs cannot be counted, and says why and what to do', async () => {
+    const { github, api, server } = await world({ failReads: { 'GET /repos/acme/api/issues/comments': 403 } })
+    const result = await run(server, inputs, { ...dispatch, github })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(api.posts).toEqual([])
+    const said = errorAnnotations(result).join('\n')
+    expect(said).toContain('max-jobs-per-hour (1): the jobs started in the last 1h could not be counted')
+    expect(said).toContain('HTTP 403): give the workflow permissions: issues: read')
+  })
+})

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../sim/settings.ts'
 import type { ChangedFile, EventChange } from '../../../src/github/change.ts'
 import { factsFromEvent } from '../../../src/github/event.ts'
-import { capReached, gate, type GatedChange, gatedChangeOf } from '../../../src/decide/gates.ts'
+import type { StepSetup } from '../../../src/decide/decision.ts'
+import { capReached, gate, type GatedChange, gatedChangeOf, jobCap } from '../../../src/decide/gates.ts'
+import type { GitHubReads, JobCount } from '../../../src/github/reads.ts'
 import { commentOnPullRequest, mergedPullRequest, pushToMain } from '../support/event-payloads.ts'
 
 const change = (overrides: Partial<GatedChange> = {}): GatedChange => ({
@@ -141,9 +143,8 @@ describe('gatedChangeOf', () => {
 })
 
 describe('capReached', () => {
-  it('says nothing without a cap, without a count, or below the cap', () => {
+  it('says nothing without a cap, or below the cap', () => {
     expect(capReached(settingsOf(), 50)).toBeUndefined()
-    expect(capReached(settingsOf({ 'max-jobs-per-hour': '2' }), undefined)).toBeUndefined()
     expect(capReached(settingsOf({ 'max-jobs-per-hour': '2' }), 1)).toBeUndefined()
   })
 
@@ -151,5 +152,32 @@ describe('capReached', () => {
     expect(capReached(settingsOf({ 'max-jobs-per-hour': '2' }), 2)).toBe(
       'max-jobs-per-hour (2) is reached: this action started 2 jobs of project "docs" in this repository in the last 1h, by its own records'
     )
+  })
+})
+
+describe('jobCap', () => {
+  /** The decision with max-jobs-per-hour 2 (or none: empty), when GitHub's records count this. */
+  function decide(count: JobCount, cap = '2') {
+    const reads = { startsSince: () => Promise.resolve(count) } as unknown as GitHubReads
+    const settings = settingsOf({ 'max-jobs-per-hour': cap })
+    const setup = { settings, reads, clock: { date: () => 0 }, runId: '1', step: 'docs/agent' }
+    return jobCap(setup as unknown as StepSetup)
+  }
+
+  it('goes on below the cap, and without one', async () => {
+    expect(await decide({ kind: 'counted', starts: 1 })).toBeUndefined()
+    expect(await decide({ kind: 'uncounted', why: 'GitHub failed' }, '')).toBeUndefined()
+  })
+
+  it('ends rate-limited once the cap is reached', async () => {
+    expect(await decide({ kind: 'counted', starts: 2 })).toMatchObject({ kind: 'rate-limited' })
+  })
+
+  it('starts nothing when the jobs cannot be counted: a cap that cannot be counted is not lifted', async () => {
+    expect(await decide({ kind: 'uncounted', why: 'GitHub refused to list the comments (HTTP 403)' })).toEqual({
+      kind: 'error',
+      reason:
+        'max-jobs-per-hour (2): the jobs started in the last 1h could not be counted, GitHub refused to list the comments (HTTP 403). Nothing was sent to the agent; run the step again later, or remove max-jobs-per-hour to start jobs without it.'
+    })
   })
 })
