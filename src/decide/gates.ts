@@ -222,7 +222,8 @@ export async function checkGuardrail(setup: StepSetup, result: WaitResult): Prom
   const read = await pulls.files(pr.pullRequest)
   if (read.kind === 'warning') return unchecked(log, read.warning)
   const { files, complete } = read.value
-  const outside = files.map((file) => file.path).filter((path) => !filter.matches(path))
+  // A file moved into the docs counts where it came from too: moving src/billing.ts changes src/.
+  const outside = [...new Set(files.flatMap(touched))].filter((path) => !filter.matches(path))
   if (outside.length === 0 && !complete) {
     return unchecked(
       log,
@@ -235,6 +236,11 @@ export async function checkGuardrail(setup: StepSetup, result: WaitResult): Prom
   }
   log.warning(`docs-paths: the agent's pull request touched files outside docs-paths: ${namedFiles(outside)}.`)
   return { kind: 'violated', files: outside }
+}
+
+/** The paths a changed file touches: its own, and the one it was renamed from. */
+function touched(file: ChangedFile): string[] {
+  return file.previousPath === undefined ? [file.path] : [file.previousPath, file.path]
 }
 
 function unchecked(log: StepSetup['log'], reason: string): Guardrail {

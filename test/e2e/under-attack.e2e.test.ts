@@ -258,3 +258,29 @@ describe('max-jobs-per-hour in a busy repository', { timeout: RUNS_MS }, () => {
     expect(said).toContain('HTTP 403): give the workflow permissions: issues: read')
   })
 })
+
+describe('docs-paths', { timeout: RUNS_MS }, () => {
+  it('counts where a renamed file came from: moving code and a workflow into docs/ is a violation', async () => {
+    const moved = (from: string, to: string) => ({
+      filename: to,
+      previous_filename: from,
+      status: 'renamed',
+      additions: 0,
+      deletions: 0
+    })
+    const files = [moved('src/billing.ts', 'docs/billing.ts'), moved('.github/workflows/ci.yml', 'docs/ci.yml')]
+    const { github, server } = await world({
+      pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [], files }] }
+    })
+    const result = await run(
+      server,
+      { prompt: 'Rewrite the docs', 'docs-paths': 'docs/**' },
+      { eventName: 'workflow_dispatch', event: {}, github }
+    )
+    expect(result.outputs['guardrail'], result.stdout).toBe('violated')
+    expect(result.exitCode).toBe(1)
+    expect(warningAnnotations(result).join('\n')).toContain(
+      "docs-paths: the agent's pull request touched files outside docs-paths: src/billing.ts, .github/workflows/ci.yml"
+    )
+  })
+})
