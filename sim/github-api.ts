@@ -398,6 +398,15 @@ function readHistory(world: World, request: Request, repo: string, rest: string)
     const { items, headers } = paged(newestFirst, url, base)
     return answer(200, items.map(commitView), headers)
   }
+  const byCommit = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(rest)
+  if (byCommit) {
+    // The pull requests a commit belongs to: here, the one it merged.
+    const merged = history.merged.filter((pull) => pull.mergeCommit === byCommit[1])
+    return answer(
+      200,
+      merged.map((pull) => mergedView(repo, pull, history.branch))
+    )
+  }
   if (rest === '/pulls' && url.searchParams.get('state') === 'closed') {
     const newestFirst = [...history.merged].sort((a, b) => Date.parse(b.mergedAt) - Date.parse(a.mergedAt))
     const { items, headers } = paged(newestFirst, url, base)

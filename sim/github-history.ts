@@ -1,6 +1,7 @@
 // A simulated repository's history, for the simulated GitHub: its default branch, the commits on it (oldest first),
 // the pull requests merged into it, and its issues. Answers the reads of `mode: batch` as GitHub does: a branch's head,
-// the commits since a date, a compare between two commits, the closed pull requests newest first, issues by label.
+// the commits since a date, a compare between two commits, the closed pull requests newest first, the pull request a
+// commit merged, issues by label.
 import type { SimulatedFile } from './github-api.ts'
 
 export interface HistoryCommit {

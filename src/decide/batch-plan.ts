@@ -32,13 +32,9 @@ export async function readNextBatch(
   const covered = new Set(moved.flatMap((state) => state.batch?.pulls ?? []))
   const branch = await history.branch()
   const window = await windowOf(setup, history, branch, cursor)
-  const shas = new Set(window.commits.map((commit) => commit.sha.toLowerCase()))
-  const earliest = Math.min(...window.commits.map((commit) => commit.date), setup.clock.date()) - DAY_MS
-  const pulls = (await history.merged(branch, earliest))
-    .filter((pull) => shas.has(pull.mergeCommit) && !covered.has(pull.facts.number))
-    .sort((a, b) => position(window, a) - position(window, b))
+  const { pulls, known } = await mergedIn(setup, history, { branch, window, covered })
   const taken = await takePulls(setup, history, pulls)
-  const plan = planBatch(window, pulls, taken, cursor?.to ?? '')
+  const plan = planBatch({ ...window, commits: window.commits.slice(0, known) }, pulls, taken, cursor?.to ?? '')
   const read = { merged: pulls.length, branch, since: sinceWords(setup, cursor) }
   setup.log.info(batchLine(plan, taken, read, history.requests()))
   return { branch, window, taken, plan }
@@ -68,6 +64,47 @@ async function windowOf(
     )
   }
   return window
+}
+
+/** The most commits whose pull request one batch asks of GitHub one by one. */
+const MOST_ASKED = 100
+
+/**
+ * The pull requests the window's commits merged that no batch covered, in the window's order, none left out; and how
+ * many of its commits are told (`known`). The listing tells them all when it holds every pull request merged since
+ * the window's start. Cut short (a busy repository), it may have left out any: then each commit it does not explain
+ * is asked of GitHub in turn, up to `batch-limit` pull requests, and the batch ends there.
+ */
+export async function mergedIn(
+  setup: StepSetup,
+  history: History,
+  where: { readonly branch: string; readonly window: CommitWindow; readonly covered: ReadonlySet<number> }
+): Promise<{ readonly pulls: MergedPull[]; readonly known: number }> {
+  const { branch, window, covered } = where
+  const earliest = Math.min(...window.commits.map((commit) => commit.date), setup.clock.date()) - DAY_MS
+  const listed = await history.merged(branch, earliest)
+  const bySha = new Map(listed.pulls.map((pull) => [pull.mergeCommit, pull]))
+  const pulls: MergedPull[] = []
+  let asked = 0
+  const endBefore = (index: number) => {
+    const at = window.commits[index]?.sha.slice(0, 7) ?? ''
+    setup.log.info(
+      `GitHub lists more pull requests closed since ${new Date(earliest).toISOString()} than one listing reads (${counted(listed.pulls.length, 'merged pull request')}): this batch asked GitHub for the pull request of each commit the listing did not explain (${counted(asked, 'commit')}), and ends before ${at}; the next run goes on from there.`
+    )
+    return { pulls, known: index }
+  }
+  for (const [index, commit] of window.commits.entries()) {
+    const sha = commit.sha.toLowerCase()
+    if (!listed.complete && pulls.length >= setup.settings.batch.limit) return endBefore(index)
+    let pull = bySha.get(sha)
+    if (pull === undefined && !listed.complete) {
+      if (asked >= MOST_ASKED) return endBefore(index)
+      asked += 1
+      pull = await history.mergedBy(sha, branch)
+    }
+    if (pull && !covered.has(pull.facts.number)) pulls.push(pull)
+  }
+  return { pulls, known: window.commits.length }
 }
 
 function position(window: CommitWindow, pull: MergedPull): number {

@@ -40,14 +40,16 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
 
 /** With `max-jobs-per-hour`: the decision that no job is left to spend this hour; undefined to go on. */
 export async function jobCap(setup: StepSetup): Promise<Decision | undefined> {
-  const { settings, reads, log } = setup
+  const { settings, reads } = setup
   if (!settings.githubUse.countJobs || reads === undefined) return undefined
   const since = setup.clock.date() - HOUR_MS
-  const started = await reads.startsSince(since, { runId: setup.runId, step: setup.step })
-  if (started === undefined) {
-    log.warning('max-jobs-per-hour is not applied: the jobs started in the last hour could not be counted from GitHub.')
+  const count = await reads.startsSince(since, { runId: setup.runId, step: setup.step })
+  if (count.kind === 'uncounted') {
+    // A cap that cannot be counted is not lifted: nothing is started, and the step says so.
+    const reason = `max-jobs-per-hour (${settings.maxJobsPerHour ?? ''}): the jobs started in the last ${formatDuration(HOUR_MS)} could not be counted, ${count.why}. Nothing was sent to the agent; run the step again later, or remove max-jobs-per-hour to start jobs without it.`
+    return { kind: 'error', reason }
   }
-  const reached = capReached(settings, started)
+  const reached = capReached(settings, count.starts)
   return reached === undefined ? undefined : { kind: 'rate-limited', reason: reached }
 }
 
@@ -223,11 +225,11 @@ export const HOUR_MS = 3_600_000
 
 /**
  * Why `max-jobs-per-hour` leaves no job to spend, given the jobs started in the last hour by the action's own
- * records; undefined when there is room (or no cap, or no count).
+ * records; undefined when there is room (or no cap).
  */
-export function capReached(settings: Settings, started: number | undefined): string | undefined {
+export function capReached(settings: Settings, started: number): string | undefined {
   const cap = settings.maxJobsPerHour
-  if (cap === undefined || started === undefined || started < cap) return undefined
+  if (cap === undefined || started < cap) return undefined
   return `max-jobs-per-hour (${cap}) is reached: this action started ${started} ${plural(started, 'job')} of project "${forLog(settings.projectId)}" in this repository in the last ${formatDuration(HOUR_MS)}, by its own records`
 }
 
@@ -247,7 +249,8 @@ export async function checkGuardrail(setup: StepSetup, result: WaitResult): Prom
   const read = await pulls.files(pr.pullRequest)
   if (read.kind === 'warning') return unchecked(log, read.warning)
   const { files, complete } = read.value
-  const outside = files.map((file) => file.path).filter((path) => !filter.matches(path))
+  // A file moved into the docs counts where it came from too: moving src/billing.ts changes src/.
+  const outside = [...new Set(files.flatMap(touched))].filter((path) => !filter.matches(path))
   if (outside.length === 0 && !complete) {
     return unchecked(
       log,
@@ -260,6 +263,11 @@ export async function checkGuardrail(setup: StepSetup, result: WaitResult): Prom
   }
   log.warning(`docs-paths: the agent's pull request touched files outside docs-paths: ${namedFiles(outside)}.`)
   return { kind: 'violated', files: outside }
+}
+
+/** The paths a changed file touches: its own, and the one it was renamed from. */
+function touched(file: ChangedFile): string[] {
+  return file.previousPath === undefined ? [file.path] : [file.previousPath, file.path]
 }
 
 function unchecked(log: StepSetup['log'], reason: string): Guardrail {

@@ -8,11 +8,13 @@ import type { Transport } from '../transport/transport.ts'
 import { redactedDeep } from '../text/redact.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { BranchCommit, FetchedChanges, MergedPull, PullRequestFacts } from './change.ts'
-import { branchCommit, mergedPull, readChanges } from './change-reader.ts'
+import { branchCommit, readChanges } from './change-reader.ts'
 
 export type { BranchCommit, MergedPull } from './change.ts'
+export type { MergedListing } from './merged-pulls.ts'
 import { createGitHubClient, githubAccess, type GitHubClient } from './client.ts'
 import { fieldsAt, fieldsOf, lastPageOf, listOf, positiveIntegerOf, textOf, unlessNotFound } from './fields.ts'
+import { listMerged, type MergedListing, mergedBy, type PullsAt } from './merged-pulls.ts'
 import { type GitHubReads, ownBatchRecordAt } from './reads.ts'
 
 /** The commits after a start, up to the branch's head, oldest first. */
@@ -138,29 +140,14 @@ export class History {
     return { commits, rewritten: false, more: commits.length < total }
   }
 
-  /** The pull requests merged into the branch since `since`, newest first as GitHub lists them by update. */
-  async merged(branch: string, since: number): Promise<MergedPull[]> {
-    const found: MergedPull[] = []
-    const pages = this.#client.octokit.paginate.iterator(this.#client.octokit.rest.pulls.list, {
-      owner: this.owner,
-      repo: this.repo,
-      state: 'closed',
-      base: branch,
-      sort: 'updated',
-      direction: 'desc',
-      per_page: 100
-    })
-    let page = 0
-    for await (const { data } of pages) {
-      const listed = listOf(data)
-      for (const entry of listed) {
-        const pull = mergedPull(redactedDeep(entry, this.#redact), `${this.owner}/${this.repo}`)
-        if (pull && pull.mergedAt >= since) found.push(pull)
-      }
-      const oldest = Date.parse(textOf(fieldsOf(listed.at(-1))['updated_at']))
-      if (++page >= MOST_PAGES || !(oldest >= since)) break
-    }
-    return found
+  /** The pull requests merged into the branch since `since`, as far as one listing goes (see listMerged). */
+  merged(branch: string, since: number): Promise<MergedListing> {
+    return this.#read(() => listMerged(this.#client, this.#at(), branch, since))
+  }
+
+  /** The pull request this commit merged into the branch, if one did. */
+  mergedBy(sha: string, branch: string): Promise<MergedPull | undefined> {
+    return this.#read(() => mergedBy(this.#client, this.#at(), sha, branch))
   }
 
   /** One merged pull request's files; throws when GitHub cannot tell them (the pull request waits for the next run). */
@@ -288,6 +275,10 @@ export class History {
         request: { retries: 0 }
       })
     )
+  }
+
+  #at(): PullsAt {
+    return { owner: this.owner, repo: this.repo, redact: this.#redact }
   }
 
   #read<T>(read: () => Promise<T>): Promise<T> {

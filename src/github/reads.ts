@@ -9,7 +9,7 @@ import { redactedDeep } from '../text/redact.ts'
 import type { EventChange, PullRequestFacts } from './change.ts'
 import { type EventInfo, readChanges, readEventChange } from './change-reader.ts'
 import { createGitHubClient, githubAccess, isAuthor, loginOf } from './client.ts'
-import { fieldsAt, listOf, textOf } from './fields.ts'
+import { fieldsAt, httpStatusOf, listOf, textOf } from './fields.ts'
 import { readMarker, type TrackingState, tracksProject } from './tracking-record.ts'
 
 export interface GitHubReads {
@@ -22,10 +22,10 @@ export interface GitHubReads {
   /**
    * How many jobs of this project the action started in the repository since `since` (milliseconds since the epoch),
    * by the records in its own tracking comments, leaving out those of this step in this workflow run (a re-run
-   * decides about its earlier attempts on its own); the run's other jobs and steps (a matrix) count. Undefined when
-   * they could not be read. Never throws.
+   * decides about its earlier attempts on its own); the run's other jobs and steps (a matrix) count. Counted up to
+   * `max-jobs-per-hour`, where the answer is known. Never throws.
    */
-  startsSince(since: number, run: { readonly runId: string; readonly step: string }): Promise<number | undefined>
+  startsSince(since: number, run: { readonly runId: string; readonly step: string }): Promise<JobCount>
   /**
    * With `mode: pair`: what changed in the pull request since the head `before` (its compare up to its head now), as a
    * change to describe; its `fetched.compareStatus` says whether `before` is still in its history. Never throws.
@@ -40,8 +40,19 @@ export interface GitHubReads {
   latestBatchRecord(): Promise<{ readonly issue: number | undefined; readonly complete: boolean }>
 }
 
-/** The most comments looked through for records of recent jobs: 10 pages of 100. */
+/** The jobs started lately, or why they could not be counted. */
+export type JobCount =
+  | { readonly kind: 'counted'; readonly starts: number }
+  /** Why, in our own words, with what to do. */
+  | { readonly kind: 'uncounted'; readonly why: string }
+
+/** The most comments looked through for a record (the docs pull request's, the latest batch's): 10 pages of 100. */
 const MOST_COMMENT_PAGES = 10
+/**
+ * The most comments looked through to count the jobs started in the last hour: 100 pages of 100. Every comment
+ * written in the hour must be read, others' too, for the count to hold.
+ */
+const MOST_COUNTED_PAGES = 100
 
 export interface ReadsFrom {
   /** `owner/name`, from GITHUB_REPOSITORY. */
@@ -97,17 +108,32 @@ class Reads implements GitHubReads {
     return github.bounded(loginOf(github)).catch(() => undefined)
   }
 
-  async startsSince(
-    since: number,
-    run: { readonly runId: string; readonly step: string }
-  ): Promise<number | undefined> {
+  async startsSince(since: number, run: { readonly runId: string; readonly step: string }): Promise<JobCount> {
     const wanted = { project: this.#settings.projectId, since, ...run }
+    const enough = this.#settings.maxJobsPerHour ?? Number.POSITIVE_INFINITY
     let starts = 0
-    const read = await this.#ownRecords({ since: new Date(since).toISOString() }, (state) => {
-      starts += startsIn(state, wanted)
-      return false
-    }).catch(() => 'unreadable' as const)
-    return read === 'unreadable' ? undefined : starts
+    const which = { since: new Date(since).toISOString(), pages: MOST_COUNTED_PAGES }
+    try {
+      const read = await this.#ownRecords(which, (state) => (starts += startsIn(state, wanted)) >= enough)
+      if (read === 'unreadable') return uncounted('GitHub did not say who the token acts as, whose records to count')
+      if (read === 'capped') {
+        const most = (MOST_COUNTED_PAGES * 100).toLocaleString('en-US')
+        return uncounted(
+          `more than ${most} comments were written in the repository in the last hour, more than the count reads`
+        )
+      }
+      return { kind: 'counted', starts }
+    } catch (error) {
+      const status = httpStatusOf(error)
+      if (status === 401 || status === 403 || status === 404) {
+        return uncounted(
+          `GitHub refused to list the repository's issue comments (HTTP ${status}): give the workflow permissions: issues: read`
+        )
+      }
+      return uncounted(
+        `GitHub did not list the repository's issue comments (${status === undefined ? 'no answer in time' : `HTTP ${status}`})`
+      )
+    }
   }
 
   async recordsAsDocs(url: string, since: number): Promise<boolean> {
@@ -146,22 +172,28 @@ class Reads implements GitHubReads {
    * token's identity. Throws when GitHub fails.
    */
   async #ownRecords(
-    which: { readonly since?: string; readonly sort?: 'updated'; readonly direction?: 'desc' },
+    which: { readonly since?: string; readonly sort?: 'updated'; readonly direction?: 'desc'; readonly pages?: number },
     visit: (state: TrackingState, comment: unknown) => boolean
   ): Promise<'stopped' | 'read' | 'capped' | 'unreadable'> {
     const [owner, repo] = this.#where.repository.split('/')
     const me = await this.login()
     if (!owner || !repo || me === undefined) return 'unreadable'
     const github = this.#client()
+    const { pages = MOST_COMMENT_PAGES, ...order } = which
     const search = async () => {
       let page = 0
       const list = github.octokit.rest.issues.listCommentsForRepo
-      for await (const { data } of github.octokit.paginate.iterator(list, { owner, repo, ...which, per_page: 100 })) {
+      for await (const { data, headers } of github.octokit.paginate.iterator(list, {
+        owner,
+        repo,
+        ...order,
+        per_page: 100
+      })) {
         for (const comment of listOf(data)) {
           const state = ownRecord(comment, me)
           if (state && visit(state, comment)) return 'stopped'
         }
-        if (++page >= MOST_COMMENT_PAGES) return 'capped'
+        if (++page >= pages) return /\brel="next"/.test(headers.link ?? '') ? 'capped' : 'read'
       }
       return 'read'
     }
@@ -179,6 +211,10 @@ class Reads implements GitHubReads {
       throttled: true
     })
   }
+}
+
+function uncounted(why: string): JobCount {
+  return { kind: 'uncounted', why }
 }
 
 function pick(pull: PullRequestFacts) {

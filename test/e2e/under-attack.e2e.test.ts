@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
 import { markerOf, promptHash, type TrackingState } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
-import { historyOf } from './support/batch-history.ts'
+import { historyOf, shaOf } from './support/batch-history.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -201,5 +201,86 @@ describe('a check run', { timeout: RUNS_MS }, () => {
       [HEAD, ['in_progress', 'completed/success']]
     ])
     expect(warningAnnotations(result)).toEqual([])
+  })
+})
+
+describe('a batch of more merged pull requests than one listing holds', { timeout: RUNS_MS }, () => {
+  it('describes the oldest first and turns none into an anonymous commit the cursor passes', async () => {
+    // 1,050 merged since batch-since, one an hour: GitHub lists the closed ones 100 a page, newest updated first.
+    const numbers = Array.from({ length: 1050 }, (_, index) => 1000 + index)
+    const { github, api, server } = await world({ history: historyOf(numbers) })
+    const result = await run(
+      server,
+      { mode: 'batch', prompt: 'Document what was merged.', 'batch-since': '60d' },
+      { eventName: 'schedule', event: { schedule: '0 6 * * *' }, github }
+    )
+    const oldest = numbers.slice(0, 20)
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(result.outputs['batch-prs']).toBe(JSON.stringify(oldest))
+    expect(result.outputs['batch-to']).toBe(shaOf(1019))
+    const prompt = String(api.posts[0]?.prompt)
+    expect(prompt).toContain('Change number 1000')
+    expect(prompt).not.toContain('Change number 1050')
+    expect(prompt).not.toMatch(/pushed without a pull request/i)
+  })
+})
+
+describe('max-jobs-per-hour in a busy repository', { timeout: RUNS_MS }, () => {
+  const inputs = { prompt: 'Document the change', 'max-jobs-per-hour': '1' }
+  const dispatch = { eventName: 'workflow_dispatch', event: {} }
+
+  it('counts its own start past 1,000 comments by others this hour, and starts no second job', async () => {
+    const now = new Date().toISOString()
+    const others = Array.from({ length: 1000 }, (_, n) => ({
+      issue: 3,
+      user: 'mona',
+      body: `Comment ${n}`,
+      updatedAt: now
+    }))
+    const own = recordBy('github-actions[bot]', 4, { job: 'job-1', requests: [start('999', 10)] })
+    const { github, api, server } = await world({ existing: [...others, own] })
+    const result = await run(server, inputs, { ...dispatch, github })
+    expect(result.outputs, result.stdout).toMatchObject({ outcome: 'rate-limited', 'job-id': '' })
+    expect(api.posts).toEqual([])
+    expect(warningAnnotations(result).join('\n')).toContain(
+      'max-jobs-per-hour (1) is reached: this action started 1 job'
+    )
+  })
+
+  it('starts nothing when the jobs cannot be counted, and says why and what to do', async () => {
+    const { github, api, server } = await world({ failReads: { 'GET /repos/acme/api/issues/comments': 403 } })
+    const result = await run(server, inputs, { ...dispatch, github })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(api.posts).toEqual([])
+    const said = errorAnnotations(result).join('\n')
+    expect(said).toContain('max-jobs-per-hour (1): the jobs started in the last 1h could not be counted')
+    expect(said).toContain('HTTP 403): give the workflow permissions: issues: read')
+  })
+})
+
+describe('docs-paths', { timeout: RUNS_MS }, () => {
+  it('counts where a renamed file came from: moving code and a workflow into docs/ is a violation', async () => {
+    const moved = (from: string, to: string) => ({
+      filename: to,
+      previous_filename: from,
+      status: 'renamed',
+      additions: 0,
+      deletions: 0
+    })
+    const files = [moved('src/billing.ts', 'docs/billing.ts'), moved('.github/workflows/ci.yml', 'docs/ci.yml')]
+    const { github, server } = await world({
+      pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [], files }] }
+    })
+    const result = await run(
+      server,
+      { prompt: 'Rewrite the docs', 'docs-paths': 'docs/**' },
+      { eventName: 'workflow_dispatch', event: {}, github }
+    )
+    expect(result.outputs['guardrail'], result.stdout).toBe('violated')
+    expect(result.exitCode).toBe(1)
+    expect(warningAnnotations(result).join('\n')).toContain(
+      "docs-paths: the agent's pull request touched files outside docs-paths: src/billing.ts, .github/workflows/ci.yml"
+    )
   })
 })

@@ -23,7 +23,7 @@ const ROOMS = [
   '.'
 ]
 
-const MAX_FILES = 60
+const MAX_FILES = 61
 const MAX_FILE_LINES = 300
 const MAX_FUNCTION_LINES = 60
 

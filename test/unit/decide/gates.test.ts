@@ -3,14 +3,21 @@ import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../sim/settings.ts'
 import type { ChangedFile, EventChange } from '../../../src/github/change.ts'
 import { factsFromEvent } from '../../../src/github/event.ts'
+import type { StepSetup } from '../../../src/decide/decision.ts'
 import {
   capReached,
+  checkGuardrail,
   gate,
   type GatedChange,
   gatedChangeOf,
+  jobCap,
   type TokenSelf,
   tokenSelves
 } from '../../../src/decide/gates.ts'
+import { checkPrLink } from '../../../src/admin-api/agent-job.ts'
+import type { PullOperations } from '../../../src/github/pulls.ts'
+import type { WaitResult } from '../../../src/wait/job-wait.ts'
+import type { GitHubReads, JobCount } from '../../../src/github/reads.ts'
 import { commentOnPullRequest, mergedPullRequest, pushToMain } from '../support/event-payloads.ts'
 
 const change = (overrides: Partial<GatedChange> = {}): GatedChange => ({
@@ -195,9 +202,8 @@ describe('gatedChangeOf', () => {
 })
 
 describe('capReached', () => {
-  it('says nothing without a cap, without a count, or below the cap', () => {
+  it('says nothing without a cap, or below the cap', () => {
     expect(capReached(settingsOf(), 50)).toBeUndefined()
-    expect(capReached(settingsOf({ 'max-jobs-per-hour': '2' }), undefined)).toBeUndefined()
     expect(capReached(settingsOf({ 'max-jobs-per-hour': '2' }), 1)).toBeUndefined()
   })
 
@@ -205,5 +211,59 @@ describe('capReached', () => {
     expect(capReached(settingsOf({ 'max-jobs-per-hour': '2' }), 2)).toBe(
       'max-jobs-per-hour (2) is reached: this action started 2 jobs of project "docs" in this repository in the last 1h, by its own records'
     )
+  })
+})
+
+describe('jobCap', () => {
+  /** The decision with max-jobs-per-hour 2 (or none: empty), when GitHub's records count this. */
+  function decide(count: JobCount, cap = '2') {
+    const reads = { startsSince: () => Promise.resolve(count) } as unknown as GitHubReads
+    const settings = settingsOf({ 'max-jobs-per-hour': cap })
+    const setup = { settings, reads, clock: { date: () => 0 }, runId: '1', step: 'docs/agent' }
+    return jobCap(setup as unknown as StepSetup)
+  }
+
+  it('goes on below the cap, and without one', async () => {
+    expect(await decide({ kind: 'counted', starts: 1 })).toBeUndefined()
+    expect(await decide({ kind: 'uncounted', why: 'GitHub failed' }, '')).toBeUndefined()
+  })
+
+  it('ends rate-limited once the cap is reached', async () => {
+    expect(await decide({ kind: 'counted', starts: 2 })).toMatchObject({ kind: 'rate-limited' })
+  })
+
+  it('starts nothing when the jobs cannot be counted: a cap that cannot be counted is not lifted', async () => {
+    expect(await decide({ kind: 'uncounted', why: 'GitHub refused to list the comments (HTTP 403)' })).toEqual({
+      kind: 'error',
+      reason:
+        'max-jobs-per-hour (2): the jobs started in the last 1h could not be counted, GitHub refused to list the comments (HTTP 403). Nothing was sent to the agent; run the step again later, or remove max-jobs-per-hour to start jobs without it.'
+    })
+  })
+})
+
+describe('checkGuardrail', () => {
+  const pr = checkPrLink('https://github.com/acme/docs/pull/128', new Set(['github.com']), (text) => text)
+  const result = { kind: 'completed', job: { pr } } as unknown as WaitResult
+
+  /** The verdict of docs-paths `docs/**` on a docs pull request with these files. */
+  function check(files: ChangedFile[]) {
+    const pulls = { files: () => Promise.resolve({ kind: 'done', value: { files, complete: true } }) }
+    const log = { info: () => undefined, warning: () => undefined }
+    const setup = { settings: settingsOf({ 'docs-paths': 'docs/**' }), pulls: pulls as unknown as PullOperations, log }
+    return checkGuardrail(setup as unknown as StepSetup, result)
+  }
+  const renamed = (previousPath: string, path: string): ChangedFile => file(path, previousPath)
+
+  it.each([
+    ['files in the docs', [file('docs/a.mdx'), renamed('docs/old.mdx', 'docs/new.mdx')], { kind: 'passed' }],
+    ['a file outside them', [file('docs/a.mdx'), file('src/a.ts')], { kind: 'violated', files: ['src/a.ts'] }],
+    [
+      'a file moved into the docs from outside: where it came from counts',
+      [renamed('src/billing.ts', 'docs/billing.ts'), renamed('.github/workflows/ci.yml', 'docs/ci.yml')],
+      { kind: 'violated', files: ['src/billing.ts', '.github/workflows/ci.yml'] }
+    ],
+    ['a file moved out of the docs', [renamed('docs/a.mdx', 'src/a.mdx')], { kind: 'violated', files: ['src/a.mdx'] }]
+  ])('%s', async (_what, files, verdict) => {
+    expect(await check(files)).toEqual(verdict)
   })
 })
