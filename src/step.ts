@@ -7,12 +7,10 @@ import type { Decision, StepSetup } from './decide/decision.ts'
 import { beforeSpending, checkGuardrail } from './decide/gates.ts'
 import { closeSuperseded, decidePair } from './decide/pair.ts'
 import { decideBatch, notifyCovered } from './decide/batch.ts'
-import { answerRequest, decideRequest } from './decide/command.ts'
-import { type Requests, takesRequests } from './inputs/modes.ts'
+import { answerRequest, asksNothing, decideRequest, notAsked } from './decide/command.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
 import type { Redact } from './text/redact.ts'
-import { forLog } from './text/untrusted.ts'
 import type { CheckRun } from './report/check-run.ts'
 import { logPreview, logProgress, type Report, reporter, waitingLine } from './report/report.ts'
 import type { StepFacts } from './report/summary.ts'
@@ -26,9 +24,10 @@ export type { Outside } from './setup.ts'
 
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
-  const asked = notAskedOf(setup)
-  const check = asked === undefined ? await openCheck(setup, outside.environment, outside.runner) : undefined
-  const decision = asked ?? (await decide(setup))
+  const event = { name: outside.environment.eventName, action: setup.desk?.action }
+  const unasked = asksNothing(settings, setup.desk?.read) ? notAsked(settings.requests, event, setup.log) : undefined
+  const check = unasked === undefined ? await openCheck(setup, outside.environment, outside.runner) : undefined
+  const decision = unasked ?? (await decide(setup))
   const report = reporter(settings, outside.runner, stepFacts(settings, decision, setup.redact), check)
   if (decision.kind === 'job') {
     await followJob(decision, setup, outside.runner, report, check)
@@ -65,23 +64,6 @@ async function decide(setup: StepSetup): Promise<Decision> {
     return decidePair(setup, change)
   }
   return (await beforeSpending(setup)) ?? chooseJob(setup)
-}
-
-/**
- * A step that answers people acts only when asked: opening an issue, a push or taking a label off asks nothing, and
- * gets nothing, not even a check run. The decision that says so; undefined when the event may ask.
- */
-function notAskedOf(setup: StepSetup): Decision | undefined {
-  const { settings, desk } = setup
-  if (desk?.read !== undefined || settings.mode !== 'single' || !takesRequests(settings.requests)) return undefined
-  return { kind: 'skipped', reason: notAsked(settings.requests) }
-}
-
-/** Why an event asks nothing of a step that answers requests: what would have asked. */
-function notAsked(requests: Requests): string {
-  if (requests.label === undefined) return 'no command'
-  const comment = requests.command === undefined ? '' : ` or a comment that starts with ${forLog(requests.command, 40)}`
-  return `no request: only adding the label "${forLog(requests.label, 50)}"${comment} asks`
 }
 
 /** Once the job is known: say so (the job-id output, the comment, the check), wait unless told not to, and report. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { AgentApiOptions } from '../../sim/agent-api.ts'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
 import { markerOf, readMarker } from '../../src/github/tracking-record.ts'
-import { expectKeyNeverShown } from '../support/expectations.ts'
+import { expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -285,8 +285,74 @@ describe('label requests', { timeout: WRITES_MS }, () => {
     const inputs = { command: '/docs', check: 'true' }
     const push = { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40) }
     const result = await run(server, inputs, { eventName: 'push', event: push, github })
-    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'no command' })
+    expect(result.outputs).toMatchObject({
+      outcome: 'skipped',
+      'skip-reason': 'no request: only a comment that starts with /docs asks'
+    })
     expect(github.calls).toEqual([])
     expect(github.checkRuns).toEqual([])
+  })
+})
+
+describe('events that can never ask', { timeout: WRITES_MS }, () => {
+  const push = { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40), commits: [] }
+  const quiet = [
+    ['push', push],
+    ['release', { action: 'published', release: { tag_name: 'v2.0.0', body: 'Notes', author: { login: 'mona' } } }],
+    ['schedule', { schedule: '0 9 * * 1-5' }],
+    ['workflow_dispatch', { inputs: {} }]
+  ] as const
+
+  it.each(quiet)(
+    'end a step with command and label skipped at once on %s: no warning, no comment, no request',
+    async (eventName, event) => {
+      const { github, server } = await world()
+      const inputs = { label: 'docs', prompt: 'Document it.', context: 'auto', 'max-jobs-per-hour': '5' }
+      const result = await run(server, inputs, { eventName, event, github })
+      expect(result.exitCode, result.stdout).toBe(0)
+      expect(result.outputs).toMatchObject({
+        outcome: 'skipped',
+        'skip-reason': 'no request: only adding the label "docs" or a comment that starts with /docs asks'
+      })
+      expect(warningAnnotations(result)).toEqual([])
+      expect(result.stdout).toContain('Skipped: no request: only adding the label "docs" or a comment')
+      expect(server.requests).toHaveLength(0)
+      expect(github.calls).toEqual([])
+    }
+  )
+
+  it("warn once, in the inputs' terms, when a merged pull request meets a step with command, and send nothing", async () => {
+    const { github, server } = await world()
+    const merged = {
+      action: 'closed',
+      number: 42,
+      pull_request: { number: 42, merged: true, state: 'closed', user: { login: 'octocat' } }
+    }
+    const inputs = { prompt: 'Document the merged change.', context: 'auto' }
+    const result = await run(server, inputs, { eventName: 'pull_request', event: merged, github })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(warningAnnotations(result)).toEqual([
+      'This step has "command", so it acts only when asked, and only a comment that starts with /docs asks: nothing is sent for this "pull_request" event (closed). To act on such events too, run a step of its own for them, without "command" or "label".'
+    ])
+    expect(result.outputs).toMatchObject({
+      outcome: 'skipped',
+      'skip-reason': 'no request: only a comment that starts with /docs asks'
+    })
+    expect(server.requests).toHaveLength(0)
+    expect(github.calls).toEqual([])
+  })
+
+  it('warn once on an issue opened with a step with label, but not on a comment that could ask and did not', async () => {
+    const { github, server } = await world()
+    const inputs = { command: '/docs', label: 'docs', prompt: 'Document what this issue asks.' }
+    const issue = { number: 42, title: 'Explain rate limits', user: { login: 'visitor' } }
+    const opened = { action: 'opened', issue, sender: { login: 'visitor', type: 'User' } }
+    const onIssue = await run(server, inputs, { eventName: 'issues', event: opened, github })
+    expect(warningAnnotations(onIssue)).toHaveLength(1)
+    expect(warningAnnotations(onIssue)[0]).toContain('nothing is sent for this "issues" event (opened)')
+    const chat = await run(server, inputs, { eventName: 'issue_comment', event: commentEvent('Looks good'), github })
+    expect(chat.outputs['skip-reason']).toBe('no command')
+    expect(warningAnnotations(chat)).toEqual([])
+    expect(server.requests).toHaveLength(0)
   })
 })
