@@ -94,7 +94,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
 /** The change without the comment that started the run: a request's comment is the prompt, not material. */
 function withoutComment(change: EventChange | undefined): EventChange | undefined {
   const facts = change?.facts
-  if (change === undefined || facts?.kind !== 'issue') return change
+  if (change === undefined || (facts?.kind !== 'issue' && facts?.kind !== 'pull-request')) return change
   return { ...change, facts: { ...facts, comment: undefined } }
 }
 

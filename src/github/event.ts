@@ -96,7 +96,10 @@ function labelsOf(item: Fields): string[] {
     .filter((name) => name !== '')
 }
 
-/** A `pull_request` or `pull_request_target` event: the pull request, and its files to read. */
+/**
+ * A `pull_request` or `pull_request_target` event, or a review comment on a pull request's diff: the pull request (and
+ * the comment), and its files to read.
+ */
 export function pullRequestFacts(event: string, payload: unknown, repository: RepositoryName | undefined): EventFacts {
   const pull = fieldsAt(payload, 'pull_request')
   const number = positiveIntegerOf(pull['number']) ?? positiveIntegerOf(fieldsOf(payload)['number'])
@@ -124,7 +127,8 @@ export function pullRequestFacts(event: string, payload: unknown, repository: Re
     changedFiles: countOf(pull['changed_files']),
     additions: countOf(pull['additions']),
     deletions: countOf(pull['deletions']),
-    commitCount: countOf(pull['commits'])
+    commitCount: countOf(pull['commits']),
+    comment: event === 'pull_request_review_comment' ? commentOf(payload) : undefined
   }
   if (!repository) return { facts, fetch: { kind: 'none' } }
   const { owner, repo } = repository

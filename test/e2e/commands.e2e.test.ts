@@ -198,9 +198,11 @@ describe('comment commands', { timeout: WRITES_MS }, () => {
       pull_request: { number: 42, title: 'Add a retries option', user: { login: 'octocat' } },
       comment: { id: 777, body: '/docs explain this option', user: { login: 'maintainer', type: 'User' } }
     }
-    const result = await run(server, {}, { eventName: 'pull_request_review_comment', event, github })
+    const result = await run(server, { context: 'auto' }, { eventName: 'pull_request_review_comment', event, github })
     expect(result.exitCode, result.stdout).toBe(0)
     expect(api.posts.map((post) => post.what)).toEqual(['create'])
+    // The comment that asked is the prompt, not material quoted again below it.
+    expect(String(api.posts[0]?.prompt).match(/explain this option/g)).toHaveLength(1)
     expect(github.reactions).toMatchObject([
       { commentId: 777, review: true, content: 'eyes' },
       { commentId: 777, review: true, content: 'rocket' }
