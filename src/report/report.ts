@@ -2,7 +2,7 @@
 // log, then the outputs first (a later step may need them even when this one fails), the summary, the tracking
 // comment, and the verdict.
 import type { Settings } from '../inputs/settings.ts'
-import type { Logger, Outputs, RunnerIo } from '../runner/io.ts'
+import type { Logger, Outputs, ResultKey, RunnerIo } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
 import { type CheckedUrl, droppedBecause, forLog } from '../text/untrusted.ts'
 import type { PollEvent } from '../wait/job-wait.ts'
@@ -164,7 +164,7 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
   }
   const text = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value)
   const number = (value: string | undefined): number | null => (text(value) === null ? null : Number(value))
-  const summary = {
+  const summary: Record<ResultKey, unknown> = {
     outcome: result.kind,
     status: text(outputs.status),
     'job-id': text(facts.jobId ?? result.job?.id),
