@@ -86,7 +86,7 @@ async function followJob(
     return
   }
   runner.log.info(waitingLine(decision.jobId))
-  const logged = logProgress(runner.log)
+  const logged = logProgress(runner.log, clock.now)
   const result = await waitForJob({
     settings,
     fetchJob: (timeoutMs) => setup.api.getJob(decision.jobId, timeoutMs),
@@ -94,13 +94,14 @@ async function followJob(
     startedAt: setup.startedAt,
     deadline: setup.deadline,
     onEvent: (event) => {
-      logged(event)
+      logged.tell(event)
       if (event.kind === 'status') setWhereOutputs(event.job, runner)
     },
     known: decision.job,
     settleMs: decision.followedUp ? FOLLOW_UP_SETTLE_MS : undefined,
     notFoundGraceMs: decision.sent ? NOT_FOUND_GRACE_MS : undefined
   })
+  logged.end()
   const guardrail = await checkGuardrail(setup, result)
   await closeSuperseded(setup, decision, result)
   await notifyCovered(setup, decision, result)
