@@ -1,10 +1,13 @@
 // Requests for docs from a comment or a label, against the simulated admin API and GitHub: only people with
 // command-permission may ask; a comment that asks nothing costs nothing.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AgentApiOptions } from '../../sim/agent-api.ts'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
+import { ROOT } from '../../sim/run-action.ts'
 import { markerOf, readMarker } from '../../src/github/tracking-record.ts'
-import { expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
+import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -207,6 +210,27 @@ describe('comment commands', { timeout: WRITES_MS }, () => {
       { commentId: 777, review: true, content: 'eyes' },
       { commentId: 777, review: true, content: 'rocket' }
     ])
+  })
+
+  it('fails red and sends nothing when the request cannot be recorded first, the exception the promise names', async () => {
+    const { github, server, comment } = await world({ refuseWrites: 403 })
+    const result = await comment('/docs update the auth page')
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs['outcome']).toBe('error')
+    expect(errorAnnotations(result)[0]).toContain(
+      'Nothing was sent to the agent: the request could not be recorded on GitHub first'
+    )
+    expect(server.requests).toHaveLength(0)
+    expect(github.comments).toHaveLength(0)
+    // Where a comment that cannot be made is promised to change no outcome, the exception is said.
+    const promises = [
+      ['README.md', "it never changes the job's outcome. The one exception: in `mode: pair`, `mode: batch` and with"],
+      ['docs/reliability-and-security.md', "The comment never changes the job's outcome, with one exception."]
+    ] as const
+    for (const [file, said] of promises) {
+      const text = await readFile(join(ROOT, file), 'utf8')
+      expect(text.replace(/\s+/g, ' ').includes(said), `${file} says: ${said}`).toBe(true)
+    }
   })
 
   it('refuses a command that could mention: @mintlify is not ours, before any request', async () => {
