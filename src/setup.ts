@@ -3,7 +3,9 @@
 // check run), loaded with Octokit in chunks of their own, so that a run that uses none of it never loads Octokit.
 import { createAdminApi } from './admin-api/client.ts'
 import { githubHosts } from './admin-api/agent-job.ts'
+import { asksNothing } from './decide/command.ts'
 import type { StepSetup } from './decide/decision.ts'
+import type { EventChange } from './github/change.ts'
 import type { History } from './github/history.ts'
 import type { OpenedGitHub, Where } from './github/open.ts'
 import type { Done, PullOperations } from './github/pulls.ts'
@@ -37,18 +39,21 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
   const desk = askedWith(settings, environment.eventName) ? await loadDesk(settings, outside) : undefined
+  // A step that answers people, on an event that asks nothing, ends at once: it needs nothing more.
+  const asked = !asksNothing(settings, desk?.read)
   // A batch finds its digest issue by the action's own records, and so who the token acts as.
   const batch = settings.mode === 'batch'
-  const reads = readsChange(settings, environment.eventName) || batch ? await loadReads(settings, outside) : undefined
+  const reads =
+    asked && (readsChange(settings, environment.eventName) || batch) ? await loadReads(settings, outside) : undefined
   const history = batch ? await loadHistory(settings, outside) : undefined
   const digest = history ? await digestIssue(settings, { history, reads }, outside) : undefined
   const opened =
     digest?.kind === 'unavailable'
       ? digest
-      : usesIssue(settings.githubUse)
+      : asked && usesIssue(settings.githubUse)
         ? await loadGitHub(settings, outside, { login: reads && (() => reads.login()), issueNumber: digest?.number })
         : undefined
-  const pulls = usesPulls(settings) ? await loadPulls(settings, outside) : undefined
+  const pulls = asked && usesPulls(settings) ? await loadPulls(settings, outside) : undefined
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
   runner.log.info(startLine(settings))
@@ -83,12 +88,17 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
       settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
     compose: async (prompt) => {
       const change = settings.context === 'auto' ? await reads?.change() : undefined
-      // The comment that asked is the prompt itself, not material about the change.
-      const asked = desk?.read?.kind === 'request' && change?.facts.kind === 'issue'
-      const material = asked ? { ...change, facts: { ...change.facts, comment: undefined } } : change
+      const material = desk?.read?.kind === 'request' ? withoutComment(change) : change
       return composePrompt(prompt, settings, material, transport.redact, runner.log)
     }
   }
+}
+
+/** The change without the comment that started the run: a request's comment is the prompt, not material. */
+function withoutComment(change: EventChange | undefined): EventChange | undefined {
+  const facts = change?.facts
+  if (change === undefined || (facts?.kind !== 'issue' && facts?.kind !== 'pull-request')) return change
+  return { ...change, facts: { ...facts, comment: undefined } }
 }
 
 /**

@@ -7,12 +7,10 @@ import type { Decision, StepSetup } from './decide/decision.ts'
 import { beforeSpending, checkGuardrail } from './decide/gates.ts'
 import { closeSuperseded, decidePair } from './decide/pair.ts'
 import { decideBatch, notifyCovered } from './decide/batch.ts'
-import { answerRequest, decideRequest, keepsCheck } from './decide/command.ts'
-import { type Requests, takesRequests } from './inputs/modes.ts'
+import { answerRequest, asksNothing, decideRequest, keepsCheck, notAsked } from './decide/command.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
 import type { Redact } from './text/redact.ts'
-import { forLog } from './text/untrusted.ts'
 import type { CheckRun } from './report/check-run.ts'
 import { logPreview, logProgress, type Report, reporter, waitingLine } from './report/report.ts'
 import type { StepFacts } from './report/summary.ts'
@@ -26,7 +24,8 @@ export type { Outside } from './setup.ts'
 
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
-  const asked = notAskedOf(setup)
+  const event = { name: outside.environment.eventName, action: setup.desk?.action }
+  const asked = notAskedOf(setup, event)
   const decision = asked ?? (await decide(setup))
   const checked = settings.check !== undefined && asked === undefined && keepsCheck(setup.desk?.read, decision)
   const check = checked ? await openCheck(setup, outside.environment, outside.runner) : undefined
@@ -74,18 +73,13 @@ async function decide(setup: StepSetup): Promise<Decision> {
  * a label off asks nothing, and gets nothing, not a request to GitHub, not even a check run (in any mode: a pair's
  * code pull request's conversation too). The decision that says so; undefined when the event may ask.
  */
-function notAskedOf(setup: StepSetup): Decision | undefined {
+function notAskedOf(
+  setup: StepSetup,
+  event: { readonly name: string; readonly action: string | undefined }
+): Decision | undefined {
   const { settings, desk } = setup
   if (desk?.read?.kind === 'ignored') return { kind: 'skipped', reason: desk.read.reason }
-  if (desk?.read !== undefined || settings.mode !== 'single' || !takesRequests(settings.requests)) return undefined
-  return { kind: 'skipped', reason: notAsked(settings.requests) }
-}
-
-/** Why an event asks nothing of a step that answers requests: what would have asked. */
-function notAsked(requests: Requests): string {
-  if (requests.label === undefined) return 'no command'
-  const comment = requests.command === undefined ? '' : ` or a comment that starts with ${forLog(requests.command, 40)}`
-  return `no request: only adding the label "${forLog(requests.label, 50)}"${comment} asks`
+  return asksNothing(settings, desk?.read) ? notAsked(settings.requests, event, setup.log) : undefined
 }
 
 /** Once the job is known: say so (the job-id output, the comment, the check), wait unless told not to, and report. */
@@ -108,7 +102,7 @@ async function followJob(
     return
   }
   runner.log.info(waitingLine(decision.jobId))
-  const logged = logProgress(runner.log)
+  const logged = logProgress(runner.log, clock.now)
   const result = await waitForJob({
     settings,
     fetchJob: (timeoutMs) => setup.api.getJob(decision.jobId, timeoutMs),
@@ -116,13 +110,14 @@ async function followJob(
     startedAt: setup.startedAt,
     deadline: setup.deadline,
     onEvent: (event) => {
-      logged(event)
+      logged.tell(event)
       if (event.kind === 'status') setWhereOutputs(event.job, runner)
     },
     known: decision.job,
     settleMs: decision.followedUp ? FOLLOW_UP_SETTLE_MS : undefined,
     notFoundGraceMs: decision.sent ? NOT_FOUND_GRACE_MS : undefined
   })
+  logged.end()
   const guardrail = await checkGuardrail(setup, result)
   await closeSuperseded(setup, decision, result)
   await notifyCovered(setup, decision, result)

@@ -4,7 +4,9 @@
 // `eyes` once accepted, `rocket` when the job completes with a pull request, `confused` when refused or failed.
 import type { PersonRequest, RequestDesk, RequestRead } from '../github/requests.ts'
 import type { StoredComment } from '../github/tracking-comments.ts'
-import { mayAsk } from '../inputs/modes.ts'
+import type { Logger } from '../runner/io.ts'
+import { mayAsk, type Requests, takesRequests } from '../inputs/modes.ts'
+import type { Settings } from '../inputs/settings.ts'
 import { tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { codeSpan, errorMessage, forLog } from '../text/untrusted.ts'
 import { isTerminal } from '../text/outcome.ts'
@@ -190,4 +192,51 @@ export async function answerRequest(setup: StepSetup, decision: Decision, result
   const opened = result.kind === 'completed' && result.job?.pr.kind === 'link'
   if (opened) await setup.desk?.react(read.request, 'rocket')
   else if (result.kind !== 'completed') await setup.desk?.react(read.request, 'confused')
+}
+
+/**
+ * Whether the step answers people and this event asks nothing of it: an event of a kind (or with an action) that can
+ * never be a request under its inputs. It then ends at once, and sets up nothing on GitHub.
+ */
+export function asksNothing(settings: Settings, read: RequestRead | undefined): boolean {
+  return settings.mode === 'single' && takesRequests(settings.requests) && read === undefined
+}
+
+/** The events of an issue or a pull request: a workflow that runs a request step on them may mean it to act there. */
+const ISSUE_OR_PULL_EVENTS = new Set([
+  'issues',
+  'issue_comment',
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+  'pull_request_review_thread'
+])
+
+/**
+ * The step answers only requests, and this event can never be one: skipped, with no request at all. On an event of an
+ * issue or a pull request (a merged pull request, say), where the step was likely meant to act too, one warning says
+ * so in the inputs' terms; on any other (a push, a release, a schedule), the skip's own line is all.
+ */
+export function notAsked(
+  requests: Requests,
+  event: { readonly name: string; readonly action: string | undefined },
+  log: Logger
+): Decision & { readonly kind: 'skipped' } {
+  const asks = whatAsks(requests)
+  if (ISSUE_OR_PULL_EVENTS.has(event.name)) {
+    const action = event.action ? ` (${forLog(event.action, 40)})` : ''
+    const inputs = [requests.command && '"command"', requests.label && '"label"'].filter(Boolean).join(' and ')
+    log.warning(
+      `This step has ${inputs}, so it acts only when asked, and only ${asks} asks: nothing is sent for this "${event.name}" event${action}. To act on such events too, run a step of its own for them, without "command" or "label".`
+    )
+  }
+  return { kind: 'skipped', reason: `no request: only ${asks} asks` }
+}
+
+/** What asks, in the inputs' terms: a comment that starts with the command, adding the label. */
+function whatAsks(requests: Requests): string {
+  const comment = requests.command && `a comment that starts with ${forLog(requests.command, 40)}`
+  const label = requests.label && `adding the label "${forLog(requests.label, 50)}"`
+  return [label, comment].filter(Boolean).join(' or ')
 }

@@ -57,8 +57,13 @@ export async function jobCap(setup: StepSetup): Promise<Decision | undefined> {
 export interface GatedChange {
   /** `pull request #12`, `the push`: how the reason names it. */
   readonly name: string
-  /** Who made the change; empty when unknown. */
+  /**
+   * Who made what the event is about: on a comment, the comment's author (the action's own tracking comments start
+   * runs too), else the change's; empty when unknown.
+   */
   readonly author: string
+  /** What the author made, as a reason names it, when it is not the change itself: `the comment on pull request #12`. */
+  readonly authored?: string | undefined
   readonly labels: readonly string[]
   /** Its files; undefined when not known (not read, or no such thing for this event). */
   readonly files: readonly ChangedFile[] | undefined
@@ -96,26 +101,20 @@ function gatedFacts(
     case 'pull-request': {
       const total =
         facts.additions !== undefined && facts.deletions !== undefined ? facts.additions + facts.deletions : counted
-      return {
-        name: `pull request #${facts.number}`,
-        author: facts.author,
-        labels: facts.labels,
-        files,
-        changedLines: total
-      }
+      const name = `pull request #${facts.number}`
+      return { name, ...authorOf(facts, name), labels: facts.labels, files, changedLines: total }
     }
     case 'pull-request-update':
       return { name: `pull request #${facts.number}`, author: '', labels: [], files, changedLines: counted }
     case 'push':
       return { name: 'the push', author: pushAuthor(facts), labels: [], files, changedLines: counted }
-    case 'issue':
-      return {
-        name: `${facts.isPullRequest ? 'pull request' : 'issue'} #${facts.number}`,
-        author: facts.comment?.author || facts.author,
-        labels: facts.labels,
-        files: undefined,
-        changedLines: undefined
-      }
+    case 'issue': {
+      // A comment on a pull request's conversation: the pull request's files, read as for the pull request itself.
+      const pull = facts.isPullRequest
+      const name = `${pull ? 'pull request' : 'issue'} #${facts.number}`
+      const changed = pull ? { files, changedLines: counted } : { files: undefined, changedLines: undefined }
+      return { name, ...authorOf(facts, name), labels: facts.labels, ...changed }
+    }
     case 'release':
       return {
         name: `release ${facts.tag}`,
@@ -129,6 +128,15 @@ function gatedFacts(
   }
 }
 
+/** Who made what the event is about: the comment that started the run, if any, else the change. */
+function authorOf(
+  facts: { readonly author: string; readonly comment?: { readonly author: string } | undefined },
+  name: string
+): Pick<GatedChange, 'author' | 'authored'> {
+  const commenter = facts.comment?.author ?? ''
+  return commenter === '' ? { author: facts.author } : { author: commenter, authored: `the comment on ${name}` }
+}
+
 /** A push is made by the author of its head commit (a merged pull request's squash commit keeps its author). */
 function pushAuthor(facts: ChangeFacts & { kind: 'push' }): string {
   return facts.headCommit?.author ?? facts.pusher
@@ -140,6 +148,7 @@ function pushAuthor(facts: ChangeFacts & { kind: 'push' }): string {
  */
 export function gate(gates: Gates, change: GatedChange, selves: readonly TokenSelf[]): GateVerdict {
   const author = change.author.toLowerCase()
+  const made = change.authored ?? change.name
   const self = author === '' ? undefined : selves.find((token) => sameLogin(author, token.login))
   if (author !== '' && (author === MINTLIFY_BOT || self !== undefined)) {
     const who =
@@ -148,10 +157,10 @@ export function gate(gates: Gates, change: GatedChange, selves: readonly TokenSe
         : self.input === 'github-token'
           ? "this workflow's token"
           : 'the identity of docs-token'
-    return skip(`${change.name} is by ${forLog(change.author, 80)}, ${who} (loop prevention)`)
+    return skip(`${made} is by ${forLog(change.author, 80)}, ${who} (loop prevention)`)
   }
   if (author !== '' && gates.skipAuthors.includes(author)) {
-    return skip(`${change.name} is by ${forLog(change.author, 80)}, in skip-authors`)
+    return skip(`${made} is by ${forLog(change.author, 80)}, in skip-authors`)
   }
   const label = change.labels.find((name) => gates.skipLabels.includes(name.toLowerCase()))
   if (label !== undefined) return skip(`${change.name} has the label ${forLog(label, 80)}, in skip-labels`)

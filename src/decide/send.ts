@@ -10,7 +10,7 @@ import type { Settings } from '../inputs/settings.ts'
 import type { TrackingComment } from '../report/tracking-comment.ts'
 import { formatDuration } from '../text/duration.ts'
 import { firstLine, forLog } from '../text/untrusted.ts'
-import { type Clock, retry, UNREACHED_WINDOW_MS } from '../wait/retry.ts'
+import { type Clock, faultLog, retry, UNREACHED_WINDOW_MS } from '../wait/retry.ts'
 import type { Decision, StepSetup } from './decision.ts'
 
 export type PromptTarget = { readonly kind: 'start' } | { readonly kind: 'follow-up'; readonly jobId: string }
@@ -198,6 +198,7 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
     reason: `Could not ${wording.verb}: ${unreachedBaseUrl(settings, words, clock.now() - (unreachedSince ?? clock.now()))} Nothing was started.`
   })
   const limit = (): string => (notSent?.rateLimited ? ` ${RATE_LIMIT_NOTE}` : '')
+  const faults = faultLog(options.log, clock.now)
   const retried = await retry<Exclude<SubmitResult, { kind: 'not sent' }> | Unreached>(
     {
       clock,
@@ -206,8 +207,10 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
       requestTimeoutMs: settings.requestTimeoutMs,
       mode: 'send',
       beforeWait: (_last, waitMs) => {
-        options.log(
-          `Could not ${wording.verb}: ${notSent?.reason ?? ''}.${limit()} The API surely did not act on it, so it is sent again in ${formatDuration(waitMs)}.`
+        const reason = notSent?.reason ?? ''
+        faults.fault(
+          reason,
+          `Could not ${wording.verb}: ${reason}.${limit()} The API surely did not act on it, so it is sent again in ${formatDuration(waitMs)}.`
         )
       }
     },
@@ -224,6 +227,7 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
       return { kind: 'transient', reason: result.reason, retryAfterMs: result.retryAfterMs }
     }
   )
+  faults.end()
   switch (retried.kind) {
     case 'done':
       return sentOnce(retried.value, wording)
@@ -233,19 +237,25 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
         reason: `Cancelled before trying to ${wording.verb} again; nothing was started.`,
         maybeSent: false
       }
-    case 'deadline': {
-      if (notSent?.unreached !== undefined) return unreached(notSent.unreached)
-      const asked =
-        notSent?.retryAfterMs === undefined
-          ? ''
-          : `; it asked to wait ${formatDuration(retried.waitMs ?? 0)} (Retry-After)`
-      const attempts = `${retried.tries} ${retried.tries === 1 ? 'attempt' : 'attempts'}`
-      const failed = `Could not ${wording.verb}: ${notSent?.reason ?? ''}${asked}, past the timeout (${attempts}).${limit()}`
-      if (!notSent?.rateLimited) return { kind: 'error', reason: `${failed} Nothing was started.` }
-      const resets = resetSentence(options.clock.date(), notSent.retryAfterMs)
-      return { kind: 'rate-limited', reason: `${failed}${resets} The docs were not updated: nothing was started.` }
-    }
+    case 'deadline':
+      return notSent?.unreached === undefined ? pastTimeout(options, notSent, retried) : unreached(notSent.unreached)
   }
+}
+
+/** The timeout came before the request could be sent: the last reason, and when a spent quota resets. */
+function pastTimeout(
+  options: SendOptions,
+  notSent: (SubmitResult & { kind: 'not sent' }) | undefined,
+  retried: { readonly tries: number; readonly waitMs: number | undefined }
+): Sent {
+  const asked =
+    notSent?.retryAfterMs === undefined ? '' : `; it asked to wait ${formatDuration(retried.waitMs ?? 0)} (Retry-After)`
+  const attempts = `${retried.tries} ${retried.tries === 1 ? 'attempt' : 'attempts'}`
+  const limit = notSent?.rateLimited ? ` ${RATE_LIMIT_NOTE}` : ''
+  const failed = `Could not ${options.wording.verb}: ${notSent?.reason ?? ''}${asked}, past the timeout (${attempts}).${limit}`
+  if (!notSent?.rateLimited) return { kind: 'error', reason: `${failed} Nothing was started.` }
+  const resets = resetSentence(options.clock.date(), notSent.retryAfterMs)
+  return { kind: 'rate-limited', reason: `${failed}${resets} The docs were not updated: nothing was started.` }
 }
 
 const DAY_MS = 86_400_000

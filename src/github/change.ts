@@ -43,6 +43,8 @@ export interface PullRequestFacts {
   readonly additions: number | undefined
   readonly deletions: number | undefined
   readonly commitCount: number | undefined
+  /** The review comment on its diff that started the run (`pull_request_review_comment`). */
+  readonly comment?: CommentFacts | undefined
 }
 
 export interface PushFacts {

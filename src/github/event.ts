@@ -96,7 +96,10 @@ function labelsOf(item: Fields): string[] {
     .filter((name) => name !== '')
 }
 
-/** A `pull_request` or `pull_request_target` event: the pull request, and its files to read. */
+/**
+ * A `pull_request` or `pull_request_target` event, or a review comment on a pull request's diff: the pull request (and
+ * the comment), and its files to read.
+ */
 export function pullRequestFacts(event: string, payload: unknown, repository: RepositoryName | undefined): EventFacts {
   const pull = fieldsAt(payload, 'pull_request')
   const number = positiveIntegerOf(pull['number']) ?? positiveIntegerOf(fieldsOf(payload)['number'])
@@ -124,7 +127,8 @@ export function pullRequestFacts(event: string, payload: unknown, repository: Re
     changedFiles: countOf(pull['changed_files']),
     additions: countOf(pull['additions']),
     deletions: countOf(pull['deletions']),
-    commitCount: countOf(pull['commits'])
+    commitCount: countOf(pull['commits']),
+    comment: event === 'pull_request_review_comment' ? commentOf(payload) : undefined
   }
   if (!repository) return { facts, fetch: { kind: 'none' } }
   const { owner, repo } = repository
@@ -236,10 +240,14 @@ export interface CommentTarget {
   readonly number: number
   /** What the number names, when the event says; an explicit issue-number could be either. */
   readonly noun: 'issue' | 'pull request' | 'issue or pull request'
+  /** Who named it: the `issue-number` input, the event, or a batch's search for its digest issue. */
+  readonly from: 'issue-number' | 'event' | 'digest'
 }
 
 interface TargetSource {
   readonly issueNumber: number | undefined
+  /** Who chose `issueNumber`: the input, unless a batch found its digest issue. */
+  readonly issueNumberFrom?: 'issue-number' | 'digest' | undefined
   readonly eventName: string
   readonly payload: Record<string, unknown>
   /** `owner/name`, from GITHUB_REPOSITORY. */
@@ -264,18 +272,20 @@ export function resolveCommentTarget(source: TargetSource): ResolvedTarget {
   const [owner, repo] = source.repository.split('/')
   if (!owner || !repo) return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
   if (source.issueNumber !== undefined) {
-    return { kind: 'target', target: { owner, repo, number: source.issueNumber, noun: 'issue or pull request' } }
+    const from = source.issueNumberFrom ?? 'issue-number'
+    return { kind: 'target', target: { owner, repo, number: source.issueNumber, noun: 'issue or pull request', from } }
   }
   const issue = source.payload['issue']
   const issueNumber = numberField(issue)
   if (issueNumber !== undefined) {
     // An issue_comment on a pull request carries the pull request as `issue`, marked by `pull_request`.
     const isPull = typeof issue === 'object' && issue !== null && 'pull_request' in issue
-    return { kind: 'target', target: { owner, repo, number: issueNumber, noun: isPull ? 'pull request' : 'issue' } }
+    const noun = isPull ? 'pull request' : 'issue'
+    return { kind: 'target', target: { owner, repo, number: issueNumber, noun, from: 'event' } }
   }
   const pullNumber = numberField(source.payload['pull_request'])
   if (pullNumber !== undefined)
-    return { kind: 'target', target: { owner, repo, number: pullNumber, noun: 'pull request' } }
+    return { kind: 'target', target: { owner, repo, number: pullNumber, noun: 'pull request', from: 'event' } }
   return {
     kind: 'none',
     reason: `the "${source.eventName}" event that started this run is about no issue or pull request; set issue-number to say where to comment`

@@ -70,6 +70,7 @@ export function openGitHub(
   const { repository, log, login } = where
   const resolved = resolveCommentTarget({
     issueNumber: where.issueNumber ?? settings.issueNumber,
+    issueNumberFrom: settings.issueNumber === undefined ? 'digest' : 'issue-number',
     eventName: run.eventName,
     payload: run.payload,
     repository
@@ -169,6 +170,15 @@ const PERMISSION_BY_NOUN: Readonly<Record<CommentTarget['noun'], string>> = {
   'issue or pull request': 'issues: write (or pull-requests: write for a pull request)'
 }
 
+/** What a 404 on the issue or pull request means, by who named it. */
+const NOT_FOUND_ADVICE: Readonly<Record<CommentTarget['from'], string>> = {
+  'issue-number': 'Check issue-number.',
+  event:
+    'It is the one the event is about, so it was deleted or transferred since, or github-token cannot see this repository (GitHub answers 404 to a token without access): check github-token.',
+  digest:
+    'It is the digest issue this batch found, so it was deleted or transferred since, or github-token cannot see it: pass issue-number to name the digest issue.'
+}
+
 /** `Could not comment on issue #12 in acme/docs: ...`, with the advice that fits the cause. */
 export function describeGitHubFailure(error: unknown, github: GitHubClient, work: FailedWork): string {
   const { target } = work
@@ -195,7 +205,7 @@ export function describeGitHubFailure(error: unknown, github: GitHubClient, work
   if (status === 403 || status === 401) {
     return `${failed}: the token lacks permission (${detail}). Give the workflow or job "permissions: ${PERMISSION_BY_NOUN[target.noun]}", or pass a github-token that has it.`
   }
-  if (status === 404) return `${failed}: it was not found (${detail}). Check issue-number.`
+  if (status === 404) return `${failed}: it was not found (${detail}). ${NOT_FOUND_ADVICE[target.from]}`
   return `${failed} (${detail}).`
 }
 

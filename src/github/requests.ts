@@ -125,6 +125,8 @@ export type Reaction = 'eyes' | 'rocket' | 'confused'
 export class RequestDesk {
   /** What the event asks; undefined when it is no request. */
   readonly read: RequestRead | undefined
+  /** What happened in the event (`created`, `labeled`, `closed`…); empty when the payload does not say. */
+  readonly action: string
   readonly #settings: Settings
   readonly #transport: Transport
   readonly #where: { readonly owner: string; readonly repo: string; readonly deadlineMs: number; readonly log: Logger }
@@ -137,6 +139,7 @@ export class RequestDesk {
     this.#where = { owner, repo, deadlineMs: where.deadlineMs, log: where.log }
     this.#apiUrl = run.apiUrl
     this.read = readRequest(run.eventName, run.payload, settings.requests)
+    this.action = textOf(fieldsOf(run.payload)['action'])
   }
 
   /** The person's role on the repository; throws with GitHub's reason when it cannot be read. */

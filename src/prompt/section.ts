@@ -100,8 +100,8 @@ function pullRequestLines(facts: PullRequestFacts): string[] {
 
 export function pullRequestSection(facts: PullRequestFacts, fetched: FetchedChanges): SectionPlan {
   return {
-    identity: `Pull request #${facts.number} in ${quoted(facts.repository, 'this repository')}, ${stateOf(facts)}`,
-    facts: pullRequestLines(facts),
+    identity: `Pull request #${facts.number} in ${quoted(facts.repository, 'this repository')}, ${stateOf(facts)}${facts.comment ? ' (a review comment on its diff)' : ''}`,
+    facts: [...pullRequestLines(facts), ...(facts.comment ? [commentLine(facts.comment)] : [])],
     commits: undefined,
     files: fetched.files
       ? fileListing(fetched.files, fetched.filesTotal ?? facts.changedFiles, fetched.filesUnusable)
@@ -111,7 +111,8 @@ export function pullRequestSection(facts: PullRequestFacts, fetched: FetchedChan
         label: 'Pull request body, as written by its author:',
         content: sanitizeBody(facts.body),
         ifEmpty: 'The pull request has no body.'
-      }
+      },
+      ...(facts.comment ? [commentQuote(facts.comment)] : [])
     ]
   }
 }

@@ -3,12 +3,12 @@
 // comment, and the verdict.
 import type { Settings } from '../inputs/settings.ts'
 import type { Cancel } from '../runner/environment.ts'
-import type { Logger, Outputs, RunnerIo } from '../runner/io.ts'
+import type { Logger, Outputs, ResultKey, RunnerIo } from '../runner/io.ts'
 import { formatDuration } from '../text/duration.ts'
 import { type CheckedUrl, droppedBecause, forLog } from '../text/untrusted.ts'
 import type { PollEvent } from '../wait/job-wait.ts'
-import { LAST_WORDS_MS } from '../wait/retry.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
+import { faultLog, LAST_WORDS_MS } from '../wait/retry.ts'
 import { lastLogLines, type StepFacts, summaryOf } from './summary.ts'
 import type { TrackingComment } from './tracking-comment.ts'
 import type { CheckRun } from './check-run.ts'
@@ -29,15 +29,20 @@ export function waitingLine(jobId: string): string {
 }
 
 /**
- * Turns the wait's events into a quiet log: one line per status change, a heartbeat while the job stays active,
- * one line per fault; each poll in detail only under debug. Every line starts with our own words.
+ * Turns the wait's events into a quiet log: one line per status change, a heartbeat while the job stays active, one
+ * line per new fault (its repeats counted: see faultLog); each poll in detail only under debug. Every line starts with
+ * our own words. `now` is the step's clock.
  */
-export function logProgress(logger: Logger): (event: PollEvent) => void {
+export function logProgress(logger: Logger, now: () => number): ProgressLog {
   const unknownStatuses = new Set<string>()
-  return (event) => {
+  const faults = faultLog((line) => {
+    logger.info(line)
+  }, now)
+  const tell = (event: PollEvent): void => {
     switch (event.kind) {
       case 'poll': {
         const { result } = event
+        if (result.kind === 'job') faults.end()
         const what =
           result.kind === 'job'
             ? `status ${forLog(result.job.status)}`
@@ -69,13 +74,23 @@ export function logProgress(logger: Logger): (event: PollEvent) => void {
       case 'heartbeat':
         logger.info(`Still ${forLog(event.job.status)} after ${formatDuration(event.elapsedMs)} (${event.polls} polls)`)
         return
-      case 'fault':
-        logger.info(
-          `Poll failed: ${forLog(event.reason)}; retrying in ${formatDuration(event.retryInMs)} (${event.consecutive} in a row)`
+      case 'fault': {
+        const reason = forLog(event.reason)
+        faults.fault(
+          reason,
+          `Poll failed: ${reason}; retrying in ${formatDuration(event.retryInMs)} (${event.consecutive} in a row)`
         )
         return
+      }
     }
   }
+  return { tell, end: faults.end }
+}
+
+/** The wait's log: `tell` each of its events, `end` once it is over (the count of a fault's repeats not told yet). */
+export interface ProgressLog {
+  readonly tell: (event: PollEvent) => void
+  readonly end: () => void
 }
 
 /** How the preview ended, in the log: its address, or why it failed (with its build's last lines), or why there is none. */
@@ -177,7 +192,7 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
   }
   const text = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value)
   const number = (value: string | undefined): number | null => (text(value) === null ? null : Number(value))
-  const summary = {
+  const summary: Record<ResultKey, unknown> = {
     outcome: result.kind,
     status: text(outputs.status),
     'job-id': text(facts.jobId ?? result.job?.id),

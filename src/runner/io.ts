@@ -37,6 +37,34 @@ export const OUTPUT_NAMES = [
   'result'
 ] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]
+
+/** The keys of the `result` output's JSON object: each always there, `null` when unknown. */
+export const RESULT_KEYS = [
+  'outcome',
+  'status',
+  'job-id',
+  'prLink',
+  'pr-number',
+  'pr-repository',
+  'branch',
+  'preview-url',
+  'preview-status',
+  'skip-reason',
+  'action-taken',
+  'requested-by',
+  'batch-size',
+  'batch-prs',
+  'guardrail',
+  'duration-s',
+  'jobs-started'
+] as const
+export type ResultKey = (typeof RESULT_KEYS)[number]
+
+/** `result` when the step did not start: an error, no job, no time; every other key `null`. */
+export function refusedResult(): string {
+  const unknown = Object.fromEntries(RESULT_KEYS.map((key) => [key, null]))
+  return JSON.stringify({ ...unknown, outcome: 'error', 'duration-s': 0, 'jobs-started': 0 })
+}
 export type Outputs = Partial<Record<OutputName, string>>
 
 export interface OutputWriter {
@@ -54,7 +82,7 @@ export interface RunnerIo {
   writeSummary(html: string): Promise<void>
   /** Marks the step failed, with an error annotation. */
   fail(message: string): void
-  /** The step did not start: outcome `error`, every other output empty, a summary of what to fix. */
+  /** The step did not start: outcome `error`, `result` saying so, every other output empty, a summary of what to fix. */
   cannotStart(problems: string, what?: string): Promise<void>
   /** Something the action did not expect went wrong: outcome `error`, and the error's message, redacted. */
   failUnexpected(error: unknown, redact: Redact): void
@@ -163,6 +191,7 @@ export function coreRunnerIo(summaryPath: string | undefined): RunnerIo {
     fail,
     cannotStart: async (problems, what) => {
       outputs.set('outcome', 'error')
+      outputs.set('result', refusedResult())
       outputs.finish()
       await writeSummary(inputErrorSummary(problems, what))
       fail(problems)

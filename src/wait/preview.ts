@@ -7,7 +7,7 @@ import { buildEnded } from '../admin-api/preview-answers.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
-import { type Clock, NOT_FOUND_GRACE_MS, retry, type Try } from './retry.ts'
+import { type Clock, faultLog, NOT_FOUND_GRACE_MS, retry, type Try } from './retry.ts'
 
 /** How the preview ended; `kind` is the `preview-status` output. */
 export type PreviewOutcome =
@@ -63,6 +63,7 @@ async function triggerBuild(
   work: PreviewWork
 ): Promise<Triggered | PreviewOutcome> {
   const { clock } = work
+  const faults = faultLog(work.log, clock.now)
   const retried = await retry<Triggered | PreviewOutcome>(
     {
       clock,
@@ -72,7 +73,10 @@ async function triggerBuild(
       mode: 'send',
       beforeWait: (last, waitMs) => {
         if (last.kind === 'transient')
-          work.log(`Could not trigger the preview: ${last.reason} Trying again in ${formatDuration(waitMs)}.`)
+          faults.fault(
+            last.reason,
+            `Could not trigger the preview: ${last.reason} Trying again in ${formatDuration(waitMs)}.`
+          )
       }
     },
     async (timeoutMs) => {
@@ -96,6 +100,7 @@ async function triggerBuild(
       }
     }
   )
+  faults.end()
   switch (retried.kind) {
     case 'done':
       return retried.value
@@ -124,6 +129,7 @@ async function waitForBuild(
   work: PreviewWork
 ): Promise<PreviewOutcome> {
   const build = new BuildReader(statusId, url, work)
+  const faults = faultLog(work.log, work.clock.now)
   const retried = await retry<PreviewOutcome>(
     {
       clock: work.clock,
@@ -132,13 +138,17 @@ async function waitForBuild(
       requestTimeoutMs: settings.requestTimeoutMs,
       mode: 'poll',
       beforeWait: (last, waitMs) => {
-        if (last.kind === 'transient') {
-          work.log(`Could not read the preview's build: ${last.reason}; trying again in ${formatDuration(waitMs)}.`)
-        }
+        if (last.kind !== 'transient') faults.end()
+        else
+          faults.fault(
+            last.reason,
+            `Could not read the preview's build: ${last.reason}; trying again in ${formatDuration(waitMs)}.`
+          )
       }
     },
     (timeoutMs) => build.readOnce(timeoutMs)
   )
+  faults.end()
   switch (retried.kind) {
     case 'done':
       return retried.value

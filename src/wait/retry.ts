@@ -3,6 +3,7 @@
 // again goes through: a budget for each try, backoff, the deadline, the cancel.
 import { once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
+import { formatDuration } from '../text/duration.ts'
 
 export interface Clock {
   /**
@@ -188,5 +189,48 @@ export async function retry<T>(
     options.beforeWait?.(result, sleep, consecutive)
     await clock.sleep(sleep)
     if (clock.cancelled()) return { kind: 'cancelled', tries }
+  }
+}
+
+/** While one fault repeats, its count is told this often at most. */
+export const REPEATS_TOLD_EVERY_MS = 60_000
+
+/** Faults before retries, told in few lines: an unreachable address tried every second is not sixty lines a minute. */
+export interface FaultLog {
+  /** A fault before a retry: `line` is told when the fault is new; a repeat of the one before is only counted. */
+  readonly fault: (reason: string, line: string) => void
+  /** The faults are over (an answer came, or the loop ended): the count of the repeats not told yet, if any. */
+  readonly end: () => void
+}
+
+/**
+ * A fault is told when it is new (the first, or another than the one before); its repeats are counted, and the count
+ * is told when they end (another fault, an answer, the loop's end) and once a minute while they last.
+ */
+export function faultLog(log: (line: string) => void, now: () => number): FaultLog {
+  let run: { readonly reason: string; since: number; repeats: number } | undefined
+  const tellRepeats = (at: number): void => {
+    if (run === undefined || run.repeats === 0) return
+    const times = run.repeats === 1 ? 'time' : 'times'
+    log(`Failed the same way ${run.repeats} more ${times} in ${formatDuration(at - run.since)}: ${run.reason}`)
+    run.since = at
+    run.repeats = 0
+  }
+  return {
+    fault: (reason, line) => {
+      const at = now()
+      if (run?.reason === reason) {
+        run.repeats += 1
+        if (at - run.since >= REPEATS_TOLD_EVERY_MS) tellRepeats(at)
+        return
+      }
+      tellRepeats(at)
+      run = { reason, since: at, repeats: 0 }
+      log(line)
+    },
+    end: () => {
+      tellRepeats(now())
+      run = undefined
+    }
   }
 }

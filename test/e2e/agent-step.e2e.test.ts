@@ -628,7 +628,9 @@ describe('the tracking comment', () => {
 
   it('a re-run soon after a follow-up that has not shown yet waits for it, and does not send it again', async () => {
     const github = await servers.github()
-    const clock = steppedClock()
+    // Each read of the job moves the step's clock 15 s, past the timeout: the first attempt times out well within the
+    // minute a follow-up has to show, with the job's earlier status (completed) still showing.
+    const clock = steppedClock('15s')
     const { api, server } = await agentApi(
       {
         existing: [{ jobId: 'job-7', activePolls: 0, final: { status: 'completed', prLink: PR } }],

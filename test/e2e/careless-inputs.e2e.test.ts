@@ -1,6 +1,7 @@
 // Careless inputs: each an input error before any request, or harmless, and never a way to show the key.
 import { describe, expect, it } from 'vitest'
 import { sendJson } from '../../sim/admin-api.ts'
+import { readActionMetadata } from '../../sim/run-action.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner, runAction } from './support/run-bundle.ts'
@@ -45,6 +46,22 @@ describe('careless inputs', () => {
     expect(
       result.stdout.split('\n').filter((line) => line.includes(KEY.slice(5)) && !line.startsWith('::add-mask::'))
     ).toEqual([])
+  })
+
+  it("a prompt reaches the agent whole up to the runner's limit for one variable, which action.yml states; past it the step cannot start", async () => {
+    const { api, server } = await servers.agentApi({
+      projectId: 'docs',
+      apiKey: KEY,
+      run: { activePolls: 0, final: { status: 'completed' } }
+    })
+    // Linux holds one environment variable, `INPUT_PROMPT=`, its value and its end, in 128 KiB.
+    const limit = 128 * 1024 - 'INPUT_PROMPT='.length - 1
+    const result = await run(server, { prompt: 'x'.repeat(limit), 'poll-interval': '50ms' })
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(String(api.posts[0]?.prompt)).toHaveLength(limit)
+    await expect(run(server, { prompt: 'x'.repeat(limit + 1) })).rejects.toThrow('E2BIG')
+    const { inputs } = await readActionMetadata()
+    expect(inputs['prompt']?.description).toContain(`At most about 128 KB (${limit.toLocaleString('en-US')} bytes`)
   })
 
   it('api-key with a trailing line break (a pasted secret) works', async () => {

@@ -1,10 +1,13 @@
 // Requests for docs from a comment or a label, against the simulated admin API and GitHub: only people with
 // command-permission may ask; a comment that asks nothing costs nothing.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AgentApiOptions } from '../../sim/agent-api.ts'
 import type { FakeGitHubOptions } from '../../sim/github-api.ts'
+import { ROOT } from '../../sim/run-action.ts'
 import { markerOf, readMarker } from '../../src/github/tracking-record.ts'
-import { expectKeyNeverShown } from '../support/expectations.ts'
+import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -195,13 +198,36 @@ describe('comment commands', () => {
       pull_request: { number: 42, title: 'Add a retries option', user: { login: 'octocat' } },
       comment: { id: 777, body: '/docs explain this option', user: { login: 'maintainer', type: 'User' } }
     }
-    const result = await run(server, {}, { eventName: 'pull_request_review_comment', event, github })
+    const result = await run(server, { context: 'auto' }, { eventName: 'pull_request_review_comment', event, github })
     expect(result.exitCode, result.stdout).toBe(0)
     expect(api.posts.map((post) => post.what)).toEqual(['create'])
+    // The comment that asked is the prompt, not material quoted again below it.
+    expect(String(api.posts[0]?.prompt).match(/explain this option/g)).toHaveLength(1)
     expect(github.reactions).toMatchObject([
       { commentId: 777, review: true, content: 'eyes' },
       { commentId: 777, review: true, content: 'rocket' }
     ])
+  })
+
+  it('fails red and sends nothing when the request cannot be recorded first, the exception the promise names', async () => {
+    const { github, server, comment } = await world({ refuseWrites: 403 })
+    const result = await comment('/docs update the auth page')
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs['outcome']).toBe('error')
+    expect(errorAnnotations(result)[0]).toContain(
+      'Nothing was sent to the agent: the request could not be recorded on GitHub first'
+    )
+    expect(server.requests).toHaveLength(0)
+    expect(github.comments).toHaveLength(0)
+    // Where a comment that cannot be made is promised to change no outcome, the exception is said.
+    const promises = [
+      ['README.md', "it never changes the job's outcome. The one exception: in `mode: pair`, `mode: batch` and with"],
+      ['docs/reliability-and-security.md', "The comment never changes the job's outcome, with one exception."]
+    ] as const
+    for (const [file, said] of promises) {
+      const text = await readFile(join(ROOT, file), 'utf8')
+      expect(text.replace(/\s+/g, ' ').includes(said), `${file} says: ${said}`).toBe(true)
+    }
   })
 
   it('refuses a command that could mention: @mintlify is not ours, before any request', async () => {
@@ -282,8 +308,74 @@ describe('label requests', () => {
     const inputs = { command: '/docs', check: 'true' }
     const push = { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40) }
     const result = await run(server, inputs, { eventName: 'push', event: push, github })
-    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'no command' })
+    expect(result.outputs).toMatchObject({
+      outcome: 'skipped',
+      'skip-reason': 'no request: only a comment that starts with /docs asks'
+    })
     expect(github.calls).toEqual([])
     expect(github.checkRuns).toEqual([])
+  })
+})
+
+describe('events that can never ask', () => {
+  const push = { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40), commits: [] }
+  const quiet = [
+    ['push', push],
+    ['release', { action: 'published', release: { tag_name: 'v2.0.0', body: 'Notes', author: { login: 'mona' } } }],
+    ['schedule', { schedule: '0 9 * * 1-5' }],
+    ['workflow_dispatch', { inputs: {} }]
+  ] as const
+
+  it.each(quiet)(
+    'end a step with command and label skipped at once on %s: no warning, no comment, no request',
+    async (eventName, event) => {
+      const { github, server } = await world()
+      const inputs = { label: 'docs', prompt: 'Document it.', context: 'auto', 'max-jobs-per-hour': '5' }
+      const result = await run(server, inputs, { eventName, event, github })
+      expect(result.exitCode, result.stdout).toBe(0)
+      expect(result.outputs).toMatchObject({
+        outcome: 'skipped',
+        'skip-reason': 'no request: only adding the label "docs" or a comment that starts with /docs asks'
+      })
+      expect(warningAnnotations(result)).toEqual([])
+      expect(result.stdout).toContain('Skipped: no request: only adding the label "docs" or a comment')
+      expect(server.requests).toHaveLength(0)
+      expect(github.calls).toEqual([])
+    }
+  )
+
+  it("warn once, in the inputs' terms, when a merged pull request meets a step with command, and send nothing", async () => {
+    const { github, server } = await world()
+    const merged = {
+      action: 'closed',
+      number: 42,
+      pull_request: { number: 42, merged: true, state: 'closed', user: { login: 'octocat' } }
+    }
+    const inputs = { prompt: 'Document the merged change.', context: 'auto' }
+    const result = await run(server, inputs, { eventName: 'pull_request', event: merged, github })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(warningAnnotations(result)).toEqual([
+      'This step has "command", so it acts only when asked, and only a comment that starts with /docs asks: nothing is sent for this "pull_request" event (closed). To act on such events too, run a step of its own for them, without "command" or "label".'
+    ])
+    expect(result.outputs).toMatchObject({
+      outcome: 'skipped',
+      'skip-reason': 'no request: only a comment that starts with /docs asks'
+    })
+    expect(server.requests).toHaveLength(0)
+    expect(github.calls).toEqual([])
+  })
+
+  it('warn once on an issue opened with a step with label, but not on a comment that could ask and did not', async () => {
+    const { github, server } = await world()
+    const inputs = { command: '/docs', label: 'docs', prompt: 'Document what this issue asks.' }
+    const issue = { number: 42, title: 'Explain rate limits', user: { login: 'visitor' } }
+    const opened = { action: 'opened', issue, sender: { login: 'visitor', type: 'User' } }
+    const onIssue = await run(server, inputs, { eventName: 'issues', event: opened, github })
+    expect(warningAnnotations(onIssue)).toHaveLength(1)
+    expect(warningAnnotations(onIssue)[0]).toContain('nothing is sent for this "issues" event (opened)')
+    const chat = await run(server, inputs, { eventName: 'issue_comment', event: commentEvent('Looks good'), github })
+    expect(chat.outputs['skip-reason']).toBe('no command')
+    expect(warningAnnotations(chat)).toEqual([])
+    expect(server.requests).toHaveLength(0)
   })
 })

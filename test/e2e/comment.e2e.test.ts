@@ -219,6 +219,20 @@ describe('comment: true', () => {
       expect(warning).toContain('Could not comment on issue or pull request #999 in acme/docs: it was not found')
     }
   })
+
+  it("turns a 404 on the event's own issue into a warning about the token, not about an issue-number never set", async () => {
+    const { api, github } = await setUp({ github: { refuseWrites: 404 } })
+    const run = await runWithComment(api, github)
+    expect(run.exitCode).toBe(0)
+    const warnings = warningAnnotations(run)
+    expect(warnings.length).toBeGreaterThan(0)
+    for (const warning of warnings) {
+      expect(warning).toContain('Could not comment on issue #12 in acme/docs: it was not found')
+      expect(warning).toContain('It is the one the event is about')
+      expect(warning).toContain('check github-token')
+      expect(warning).not.toContain('issue-number')
+    }
+  })
 })
 
 describe('two runs on one tracking comment', () => {

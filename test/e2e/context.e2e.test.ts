@@ -218,6 +218,29 @@ describe('context: auto', () => {
     expect(prompt).toContain('+  const retries = 3')
   })
 
+  it("sends a review comment on a pull request's diff as it sends a comment on its conversation: quoted, with the files", async () => {
+    const started = await start({ pullFiles: { 7: FILES } })
+    const event = {
+      action: 'created',
+      pull_request: { ...MERGED_PR.pull_request, merged: false, state: 'open' },
+      comment: {
+        id: 77,
+        body: 'the retries default needs a line in the docs',
+        html_url: 'https://github.com/acme/api/pull/7#discussion_r77',
+        user: { login: 'mona' }
+      }
+    }
+    await run(started.server, {}, on(started, 'pull_request_review_comment', event))
+    const prompt = sentPrompt(started.api)
+    expect(prompt).toContain('Pull request #7 in `acme/api`, open (a review comment on its diff)')
+    expect(prompt).toContain(
+      '- Comment that started this run: by `mona`, `https://github.com/acme/api/pull/7#discussion_r77`'
+    )
+    expect(prompt).toContain('Comment that started this run, as written by its author:')
+    expect(prompt).toContain('the retries default needs a line in the docs')
+    expect(prompt).toContain('+  const retries = 3')
+  })
+
   it('stays within context-limit, cutting the diff at a line and saying what it left out', async () => {
     const big = `@@ -1,400 +1,400 @@\n${Array.from({ length: 400 }, (_, n) => `+line ${n} of a long change`).join('\n')}`
     const started = await start({ pullFiles: { 7: [{ ...FILES[0], patch: big } as SimulatedFile, ...FILES.slice(1)] } })

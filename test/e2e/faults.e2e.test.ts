@@ -257,6 +257,34 @@ describe('transient faults are retried, then the job is reported', () => {
   })
 })
 
+describe('a fault that repeats', () => {
+  const linesWith = (result: ActionRun, text: string): string[] =>
+    result.stdout.split('\n').filter((line) => line.includes(text))
+
+  it('is one line, then one with how many times it repeated once the API answers again', async () => {
+    const unavailable: Respond = (_req, res) => res.writeHead(503).end()
+    const server = await serve(inTurn(...Array.from({ length: 6 }, () => unavailable), (_req, res) => completed(res)))
+    const result = await run(server)
+    expectCompletedAfterRetries(result, server, 7)
+    expect(linesWith(result, 'Poll failed')).toEqual([expect.stringMatching(/^Poll failed: HTTP 503; retrying in/)])
+    expect(linesWith(result, 'Failed the same way')).toEqual([
+      expect.stringMatching(/^Failed the same way 5 more times in \S+: HTTP 503$/)
+    ])
+  })
+
+  it('is one line for an unreachable base-url, tried again and again before the step gives up on it', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`
+    const result = await runAction({
+      inputs: { ...INPUTS, 'job-id': '', prompt: 'Document retries', 'base-url': url, timeout: '3s' }
+    })
+    expect(result.outputs['outcome']).toBe('error')
+    expect(linesWith(result, 'Could not start the agent job: connection refused')).toHaveLength(1)
+    const refused = linesWith(result, 'connection refused').filter((line) => !line.startsWith('::'))
+    expect(refused.length).toBeLessThanOrEqual(2)
+    expect(errorAnnotations(result)[0]).toContain(`base-url (${url}/) could not be reached for`)
+  })
+})
+
 describe('faults that outlast the timeout', () => {
   it('say what kept failing and how many attempts were made', async () => {
     // The second fault moves the step's clock past its timeout.

@@ -159,6 +159,57 @@ describe('gates', () => {
   })
 })
 
+describe('gates on a comment', () => {
+  const pull = (author: string) => ({ ...mergedPullRequest(author).pull_request, merged: false, state: 'open' })
+  /** A comment by `by` on pull request #7 by `author`: on its diff, or on its conversation. */
+  const commented = (eventName: string, author: string, by: string) =>
+    eventName === 'pull_request_review_comment'
+      ? { action: 'created', pull_request: pull(author), comment: { id: 5, body: 'Looks right', user: { login: by } } }
+      : {
+          action: 'created',
+          issue: { number: 7, title: 'Retry on 502', user: { login: author }, pull_request: { url: 'x' } },
+          comment: { id: 5, body: 'Looks right', user: { login: by } }
+        }
+
+  it.each(['pull_request_review_comment', 'issue_comment'])(
+    "judge who commented on a %s: a person's comment on Renovate's pull request starts a job, Renovate's own is skipped",
+    async (eventName) => {
+      const { api, github, server } = await started()
+      const inputs = { prompt: 'Document what the comment asks' }
+      const person = await run(server, inputs, {
+        eventName,
+        event: commented(eventName, 'renovate[bot]', 'mona'),
+        github
+      })
+      expect(person.outputs['outcome'], person.stdout).toBe('completed')
+      const bot = await run(server, inputs, { eventName, event: commented(eventName, 'mona', 'renovate[bot]'), github })
+      expect(bot.outputs).toMatchObject({
+        outcome: 'skipped',
+        'skip-reason': 'the comment on pull request #7 is by renovate[bot], in skip-authors'
+      })
+      expect(api.posts).toHaveLength(1)
+    }
+  )
+
+  it.each([
+    [{ 'paths-ignore': 'test/**' }, 'no changed file of pull request #7 counts under paths-ignore (2 files changed)'],
+    [{ 'min-changed-lines': '50' }, 'pull request #7 changed 20 lines, fewer than min-changed-lines (50)']
+  ])(
+    "gate a comment on a pull request's conversation by the pull request's files and size too (%o)",
+    async (gates, reason) => {
+      const { github, server } = await started({ files: [file('test/client.test.ts'), file('test/retry.test.ts')] })
+      const event = commented('issue_comment', 'octocat', 'mona')
+      const result = await run(
+        server,
+        { prompt: 'Document the change', ...gates },
+        { eventName: 'issue_comment', event, github }
+      )
+      expect(result.outputs, result.stdout).toMatchObject({ outcome: 'skipped', 'skip-reason': reason })
+      expect(server.requests).toEqual([])
+    }
+  )
+})
+
 describe('listings GitHub cuts short', () => {
   it('lets a pull request through paths-ignore when its one counted file lies past the files GitHub listed at once', async () => {
     const files = [...Array.from({ length: 400 }, (_, n) => file(`test/case-${n}.test.ts`)), file('src/client.ts')]

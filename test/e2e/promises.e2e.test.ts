@@ -263,11 +263,32 @@ describe('inputs, time and signals', () => {
     expect(result.stdout).toContain('(timeout 1m 30s,')
   })
 
-  it('sets outcome=error, the other outputs empty, and a short summary on an input error', async () => {
+  it('sets outcome=error, result with every key, the other outputs empty, and a short summary on an input error', async () => {
     const server = await serve((_req, res) => completed(res))
     const result = await run(server, { timeout: 'soon', 'fail-on': 'nope' })
     expect(result.exitCode).toBe(1)
-    expect(result.outputs).toEqual({
+    const { result: json, ...outputs } = result.outputs
+    // What fromJSON() in a later step reads: every key docs/reference.md lists, null where unknown.
+    expect(JSON.parse(json ?? '')).toEqual({
+      outcome: 'error',
+      status: null,
+      'job-id': null,
+      prLink: null,
+      'pr-number': null,
+      'pr-repository': null,
+      branch: null,
+      'preview-url': null,
+      'preview-status': null,
+      'skip-reason': null,
+      'action-taken': null,
+      'requested-by': null,
+      'batch-size': null,
+      'batch-prs': null,
+      guardrail: null,
+      'duration-s': 0,
+      'jobs-started': 0
+    })
+    expect(outputs).toEqual({
       status: '',
       outcome: 'error',
       'job-id': '',
@@ -288,8 +309,7 @@ describe('inputs, time and signals', () => {
       'batch-size': '',
       'batch-prs': '',
       'batch-from': '',
-      'batch-to': '',
-      result: ''
+      'batch-to': ''
     })
     expect(result.summary).toContain('The step did not start: inputs are invalid.')
     expect(result.summary).toContain('<li>Input &quot;timeout&quot; must be a positive duration')

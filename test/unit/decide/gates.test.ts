@@ -192,8 +192,42 @@ describe('gatedChangeOf', () => {
     expect(gatedChangeOf(read('pull_request', counted, [file('test/a.ts')]))?.filesCut).toBe(true)
   })
 
-  it('takes the comment, not the issue, as the author of an issue_comment', () => {
-    expect(gatedChangeOf(read('issue_comment', commentOnPullRequest()))).toMatchObject({ author: 'mona' })
+  it.each([
+    ['issue_comment', commentOnPullRequest()],
+    [
+      'pull_request_review_comment',
+      { ...mergedPullRequest(), action: 'created', comment: { id: 5, body: 'Why?', user: { login: 'mona' } } }
+    ]
+  ])('takes the comment, not the pull request, as the author of a %s: one rule for both', (eventName, payload) => {
+    const gated = gatedChangeOf(read(eventName, payload))
+    expect(gated?.author).toBe('mona')
+    expect(gated?.authored).toMatch(/^the comment on pull request #/)
+    if (gated === undefined) throw new Error('no change to gate')
+    expect(gate(gates({ 'skip-authors': 'mona' }), gated, [])).toEqual({
+      kind: 'skip',
+      reason: `${gated.authored ?? ''} is by mona, in skip-authors`
+    })
+  })
+
+  it("takes a comment with no author for the pull request's, as before", () => {
+    const payload = { ...commentOnPullRequest(), comment: { body: 'x' } }
+    const gated = gatedChangeOf(read('issue_comment', payload))
+    expect(gated?.author).toBe('octocat')
+    expect(gated?.authored).toBeUndefined()
+  })
+
+  it("gates a comment on a pull request's conversation by the pull request's files and size, not an issue's", () => {
+    const files = [file('test/a.ts'), file('test/b.ts')]
+    const onPull = gatedChangeOf(read('issue_comment', commentOnPullRequest(), files))
+    expect(onPull).toMatchObject({ files, changedLines: 4 })
+    if (onPull === undefined) throw new Error('no change to gate')
+    expect(gate(gates({ paths: 'src/**' }), onPull, [])).toEqual({
+      kind: 'skip',
+      reason: 'no changed file of pull request #77 counts under paths (2 files changed)'
+    })
+    const payload = commentOnPullRequest() as { issue: Record<string, unknown> }
+    const onIssue = { ...payload, issue: { ...payload.issue, pull_request: undefined } }
+    expect(gatedChangeOf(read('issue_comment', onIssue, files))).toMatchObject({ files: undefined })
   })
 
   it('has nothing to gate for an event about no change', () => {

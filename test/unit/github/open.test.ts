@@ -73,7 +73,7 @@ describe('openGitHub', () => {
   it("names the workflow run's page and attempt from the run's context", async () => {
     const side = sideOf(await startFakeGitHub())
     expect(side.run).toEqual({ id: '7', attempt: 1, url: 'https://github.com/acme/docs/actions/runs/7' })
-    expect(side.target).toEqual({ owner: 'acme', repo: 'docs', number: 12, noun: 'issue' })
+    expect(side.target).toEqual({ owner: 'acme', repo: 'docs', number: 12, noun: 'issue', from: 'event' })
   })
 })
 
@@ -91,7 +91,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
   }
 }
 
-const ISSUE: CommentTarget = { owner: 'acme', repo: 'docs', number: 12, noun: 'issue' }
+const ISSUE: CommentTarget = { owner: 'acme', repo: 'docs', number: 12, noun: 'issue', from: 'issue-number' }
 const WORK: FailedWork = {
   doing: 'comment on',
   target: ISSUE,
@@ -136,10 +136,19 @@ describe('describeGitHubFailure', () => {
     expect(describeGitHubFailure(new Error('aborted'), client({ aborted: true }), work)).toBe(text)
   })
 
-  it('says to check issue-number on a 404, and redacts what GitHub said', () => {
+  it('says to check issue-number on a 404 when issue-number named it, and redacts what GitHub said', () => {
     expect(describeGitHubFailure(httpError(404, 'Not Found ghs_secret'), client(), WORK)).toBe(
       'Could not comment on issue #12 in acme/docs: it was not found (HTTP 404: Not Found ***). Check issue-number.'
     )
+  })
+
+  it.each([
+    ['event', 'It is the one the event is about, so it was deleted or transferred since, or github-token cannot see'],
+    ['digest', 'It is the digest issue this batch found, so it was deleted or transferred since']
+  ] as const)('on a 404 of an issue that issue-number did not name (%s), says what may have happened', (from, why) => {
+    const text = describeGitHubFailure(httpError(404, 'Not Found'), client(), { ...WORK, target: { ...ISSUE, from } })
+    expect(text).toContain(why)
+    expect(text).not.toContain('Check issue-number')
   })
 })
 
@@ -154,7 +163,7 @@ describe('resolveCommentTarget', () => {
   ])('finds the target of a %s event', (eventName, payload, number, noun) => {
     expect(resolveCommentTarget({ ...base, eventName, payload })).toEqual({
       kind: 'target',
-      target: { owner: 'acme', repo: 'docs', number, noun }
+      target: { owner: 'acme', repo: 'docs', number, noun, from: 'event' }
     })
   })
 
@@ -165,7 +174,7 @@ describe('resolveCommentTarget', () => {
       eventName: 'issues',
       payload: { issue: { number: 5 } }
     })
-    expect(resolved).toMatchObject({ kind: 'target', target: { number: 3 } })
+    expect(resolved).toMatchObject({ kind: 'target', target: { number: 3, from: 'issue-number' } })
   })
 
   it.each(['push', 'workflow_dispatch', 'schedule'])('finds none for %s', (eventName) => {

@@ -81,6 +81,27 @@ describe('pullRequestSection', () => {
     expect(plan.files?.total).toBe(4)
     expect(pullRequestSection(prFacts(), {}).files).toBeUndefined()
   })
+
+  it('names a review comment on its diff that started the run, and quotes it after the body, as a conversation comment', () => {
+    const comment = {
+      id: 5,
+      body: 'Why 0 <!-- hidden -->by default?',
+      html_url: 'https://github.com/acme/widgets/pull/128#discussion_r5',
+      user: { login: 'mona' }
+    }
+    const read = factsFromEvent('pull_request_review_comment', { ...mergedPullRequest(), comment }, 'acme/widgets')
+    if (read.facts.kind !== 'pull-request') throw new Error('not a pull request')
+    const plan = pullRequestSection(read.facts, {})
+    expect(plan.identity).toBe('Pull request #128 in `acme/widgets`, merged (a review comment on its diff)')
+    expect(plan.facts.at(-1)).toBe(
+      '- Comment that started this run: by `mona`, `https://github.com/acme/widgets/pull/128#discussion_r5`'
+    )
+    expect(plan.quotes.map((quote) => [quote.label, quote.content])).toEqual([
+      ['Pull request body, as written by its author:', expect.stringContaining('Adds `retries`') as string],
+      ['Comment that started this run, as written by its author:', 'Why 0 by default?']
+    ])
+    expect(pullRequestSection(prFacts(), {}).quotes).toHaveLength(1)
+  })
 })
 
 function pushedFacts(change: Record<string, unknown> = {}): PushFacts {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseJob } from '../../../src/admin-api/agent-job.ts'
-import { resultOutputs } from '../../../src/report/report.ts'
-import { outputWriter } from '../../../src/runner/io.ts'
+import { resultOutputs, stepOutputs } from '../../../src/report/report.ts'
+import { outputWriter, refusedResult, RESULT_KEYS } from '../../../src/runner/io.ts'
 
 function writer() {
   const written: [string, string][] = []
@@ -112,6 +112,26 @@ describe('resultOutputs', () => {
       job: '',
       branch: '',
       'docs-repository': ''
+    })
+  })
+})
+
+describe('refusedResult', () => {
+  it('holds every key a run that started gives, as an error with no job and no time, the rest null', () => {
+    const started = stepOutputs(
+      { kind: 'skipped', reason: 'no command', polls: 0, elapsedMs: 0, faults: 0, job: undefined },
+      { projectId: 'docs', actionTaken: 'none', jobsStarted: 0, jobId: undefined, sent: undefined },
+      {}
+    )
+    const refused = JSON.parse(refusedResult()) as Record<string, unknown>
+    expect(Object.keys(refused)).toEqual(Object.keys(JSON.parse(started.result ?? '{}') as object))
+    expect(Object.keys(refused)).toEqual([...RESULT_KEYS])
+    expect(refused).toMatchObject({
+      outcome: 'error',
+      'job-id': null,
+      prLink: null,
+      'duration-s': 0,
+      'jobs-started': 0
     })
   })
 })

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { cancelGraceMs, faultDelay, GROWTH, pollDelay } from '../../../src/wait/retry.ts'
+import { simulatedClock } from '../../../sim/simulated-clock.ts'
+import {
+  cancelGraceMs,
+  faultDelay,
+  faultLog,
+  GROWTH,
+  pollDelay,
+  REPEATS_TOLD_EVERY_MS
+} from '../../../src/wait/retry.ts'
 
 const options = { pollIntervalMs: 5000, maxPollIntervalMs: 30_000 }
 const noJitter = (): number => 0
@@ -41,5 +49,67 @@ describe('cancelGraceMs', () => {
   it("ends a cancelled step within the runner's patience, and within 2.5 s when it has no comment to edit", () => {
     expect(cancelGraceMs(true)).toBeLessThan(7500)
     expect(cancelGraceMs(false)).toBeLessThan(2500)
+  })
+})
+
+describe('faultLog', () => {
+  function told() {
+    const clock = simulatedClock()
+    const lines: string[] = []
+    const faults = faultLog((line) => lines.push(line), clock.now)
+    /** The same fault each `everyMs` for `count` tries, as a retry loop meets it. */
+    const repeat = (reason: string, count: number, everyMs = 1000): void => {
+      for (let i = 0; i < count; i++) {
+        faults.fault(reason, `Poll failed: ${reason} (${i + 1} in a row)`)
+        clock.advance(everyMs)
+      }
+    }
+    return { clock, lines, faults, repeat }
+  }
+
+  it('tells a fault once, and how many times it repeated when the faults end', () => {
+    const { lines, faults, repeat } = told()
+    repeat('connection refused', 50)
+    faults.end()
+    expect(lines).toEqual([
+      'Poll failed: connection refused (1 in a row)',
+      'Failed the same way 49 more times in 50s: connection refused'
+    ])
+  })
+
+  it('tells a fault met 80 times a minute for two minutes in three lines: its count once a minute while it lasts', () => {
+    const { lines, faults, repeat } = told()
+    repeat('connection refused', 160, 750)
+    faults.end()
+    expect(lines).toEqual([
+      'Poll failed: connection refused (1 in a row)',
+      'Failed the same way 80 more times in 1m: connection refused',
+      'Failed the same way 79 more times in 1m: connection refused'
+    ])
+    expect(REPEATS_TOLD_EVERY_MS).toBe(60_000)
+  })
+
+  it('tells another fault at once, after the count of the one before', () => {
+    const { lines, faults, repeat } = told()
+    repeat('HTTP 503', 3)
+    repeat('connection reset', 1)
+    repeat('HTTP 503', 1)
+    faults.end()
+    expect(lines).toEqual([
+      'Poll failed: HTTP 503 (1 in a row)',
+      'Failed the same way 2 more times in 3s: HTTP 503',
+      'Poll failed: connection reset (1 in a row)',
+      'Poll failed: HTTP 503 (1 in a row)'
+    ])
+  })
+
+  it('tells a fault again after an answer came between, and says nothing at the end of none', () => {
+    const { lines, faults, repeat } = told()
+    faults.end()
+    repeat('HTTP 503', 1)
+    faults.end()
+    repeat('HTTP 503', 1)
+    faults.end()
+    expect(lines).toEqual(['Poll failed: HTTP 503 (1 in a row)', 'Poll failed: HTTP 503 (1 in a row)'])
   })
 })
