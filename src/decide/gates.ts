@@ -188,9 +188,11 @@ export interface TokenSelf {
 }
 
 /**
- * Who `github-token` and `docs-token` act as, where a change by `author` may be one of theirs: GitHub is asked when the
- * step uses the token anyway, when the author is an app (`name[bot]`, as an app token's own changes are), or when the
- * token may be a person's (any but an app's installation token, `ghs_…`), whose own changes are that person's. A run
+ * Who `github-token` and `docs-token` act as, where a change by `author` may be one of theirs. For `github-token`,
+ * GitHub is asked when the step uses the token anyway, when the author is an app (`name[bot]`, as an app token's own
+ * changes are), or when the token may be a person's (any but an app's installation token, `ghs_…`), whose own changes
+ * are that person's. For `docs-token`, only when the author is an app: a person's docs-token (a fine-grained token
+ * made for the docs repository) writes only there, and its owner's code changes are the ones that need docs. A run
  * with none of these reasons sends no request for it.
  */
 export async function tokenSelves(
@@ -202,7 +204,7 @@ export async function tokenSelves(
   const asks = (token: string, used: boolean) => token !== '' && (used || app || !token.startsWith('ghs_'))
   const [own, docs] = await Promise.all([
     asks(settings.githubToken, needsToken(settings.githubUse)) ? reads?.login() : undefined,
-    asks(settings.docsToken, false) ? reads?.docsLogin() : undefined
+    settings.docsToken !== '' && app ? reads?.docsLogin() : undefined
   ])
   return [
     ...(own === undefined ? [] : [{ input: 'github-token', login: own } as const]),

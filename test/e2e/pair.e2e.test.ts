@@ -356,6 +356,15 @@ describe('mode: pair', () => {
     expect(api.posts).toEqual([])
   })
 
+  it('starts a job for a pull request by the person whose fine-grained token is docs-token: their code needs docs', async () => {
+    const DOCS_TOKEN = 'github_pat_mona_docs_0123'
+    const { api, on } = await world({ ...GITHUB, viewers: { [DOCS_TOKEN]: 'mona' } })
+    const result = await on(pullEvent('opened', A, { user: 'mona' }), { 'docs-token': DOCS_TOKEN })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'started' })
+    expect(api.posts).toHaveLength(1)
+  })
+
   it('sends nothing for a docs pull request a job of this action opened, in the same repository (loop prevention)', async () => {
     const ownDocs = 'https://github.com/acme/api/pull/128'
     const { api, on } = await world(GITHUB, {

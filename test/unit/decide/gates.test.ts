@@ -146,7 +146,7 @@ describe('tokenSelves', () => {
       ['github-token', 'docs-token']
     ],
     ["an app's docs-token, on a person's change", { 'github-token': 'ghs_w', 'docs-token': 'ghs_docs' }, 'octocat', []],
-    ["a person's docs-token", { 'github-token': 'ghs_w', 'docs-token': 'ghp_docs' }, 'octocat', ['docs-token']]
+    ["a person's docs-token, on that person's change: theirs to document", { 'docs-token': 'github_pat_d' }, 'mona', []]
   ])('asks GitHub who %s acts as only where the change may be its own', async (_, inputs, author, tokens) => {
     const { calls, selves } = await asked(inputs, author)
     expect(calls).toEqual(tokens)
