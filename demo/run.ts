@@ -51,7 +51,7 @@ if (real) {
   process.exitCode = await showCommandDemo(entry, line)
 } else {
   console.log(
-    `Pull request #42 in acme/api was merged. The workflow asks the Mintlify agent to update the docs, with the prompt\n\n  ${DEMO_PROMPT}\n\nand context: auto, preview: true and comment: true, against a simulated admin API (the job stays active for\nabout 3 s, then completes with a pull request in acme/docs, whose preview then builds) and a simulated GitHub.`
+    `Pull request #42 in acme/api was merged. The workflow asks the Mintlify agent to update the docs, with the prompt\n\n  ${DEMO_PROMPT}\n\nand context: auto, preview: true and comment: true, against a simulated admin API (the job stays active for\na few seconds, then completes with a pull request in acme/docs, whose preview then builds) and a simulated GitHub.`
   )
   const demo = await runDemoScenario({ ...(entry ? { entry } : {}), debug })
   line(`The step's log, as the run page shows it${debug ? '' : ' (RUNNER_DEBUG=1 npm run demo shows debug lines too)'}`)

@@ -20,6 +20,7 @@ import type { RunnerIo } from './runner/io.ts'
 import { CheckRun, checkPlace } from './report/check-run.ts'
 import { startLine } from './report/report.ts'
 import { TrackingComment } from './report/tracking-comment.ts'
+import type { Redact } from './text/redact.ts'
 import type { Transport } from './transport/transport.ts'
 import { errorMessage, forLog } from './text/untrusted.ts'
 import { GITHUB_DEADLINE_MS, stepClock } from './wait/retry.ts'
@@ -88,10 +89,22 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
       settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
     compose: async (prompt) => {
       const change = settings.context === 'auto' ? await reads?.change() : undefined
-      const material = desk?.read?.kind === 'request' ? withoutComment(change) : change
-      return composePrompt(prompt, settings, material, transport.redact, runner.log)
+      return composeFor(desk?.read?.kind === 'request', prompt, settings, change, { redact: transport.redact, runner })
     }
   }
+}
+
+/** The prompt as sent, with what changed when `context: auto`. */
+function composeFor(
+  asked: boolean,
+  prompt: string,
+  settings: Settings,
+  change: EventChange | undefined,
+  { redact, runner }: { readonly redact: Redact; readonly runner: RunnerIo }
+): string {
+  if (!asked) return composePrompt(prompt, settings, change, redact, runner.log)
+  // A person who may ask has decided the change is worth a job: the agent is not told it may change nothing.
+  return composePrompt(prompt, { ...settings, noChangeNote: false }, withoutComment(change), redact, runner.log)
 }
 
 /** The change without the comment that started the run: a request's comment is the prompt, not material. */

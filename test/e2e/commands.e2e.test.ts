@@ -99,7 +99,7 @@ describe('comment commands', () => {
     expectKeyNeverShown(result, KEY)
   })
 
-  it('starts a job when none is recorded, with the pull request as material and not the comment again', async () => {
+  it('starts a job when none is recorded, with the pull request as material, not the comment again nor a note that it may change nothing', async () => {
     const { github, api, comment } = await world()
     const result = await comment('/docs document the new flag', 'maintainer', { context: 'auto' })
     expect(result.exitCode, result.stdout).toBe(0)
@@ -108,6 +108,7 @@ describe('comment commands', () => {
     expect(prompt.startsWith('document the new flag\n\n')).toBe(true)
     expect(prompt).toContain('### Pull request #42 in `acme/api`')
     expect(prompt.match(/document the new flag/g)).toHaveLength(1)
+    expect(prompt).not.toContain('make no change and open no pull request')
     expect(github.comments.filter((stored) => readMarker(stored.body)?.job === 'job-1')).toHaveLength(1)
   })
 
@@ -263,6 +264,7 @@ describe('label requests', () => {
     expect(result.exitCode, result.stdout).toBe(0)
     expect(api.posts.map((post) => post.what)).toEqual(['create'])
     expect(String(api.posts[0]?.prompt)).toContain('The docs never say what a 429 means.')
+    expect(String(api.posts[0]?.prompt)).not.toContain('make no change and open no pull request')
     expect(github.issues[0]?.labels).toEqual([])
     expect(result.outputs).toMatchObject({ 'action-taken': 'commanded', 'requested-by': 'maintainer' })
   })
