@@ -263,3 +263,27 @@ describe('docs-token pasted into the prompt by a careless user', { timeout: RUNS
     expect(github.checkRuns.filter((check) => `${check.title} ${check.summary}`.includes(DOCS_TOKEN))).toEqual([])
   })
 })
+
+describe('a check run whose create answered 502 after GitHub made it', { timeout: RUNS_MS }, () => {
+  it('is never made a second time when the lookup for it fails too', async () => {
+    let failed = false
+    const { github, api, server } = await world({
+      pullFiles: { 7: [{ filename: 'src/retry.ts', status: 'modified', additions: 3, deletions: 1 }] },
+      failAfterWriting: (call) => {
+        if (failed || call !== 'POST /repos/acme/api/check-runs') return undefined
+        failed = true
+        return 502
+      },
+      failReads: { [`GET /repos/acme/api/commits/${HEAD}/check-runs`]: 502 }
+    })
+    const result = await run(
+      server,
+      { prompt: 'Document the change', check: 'true' },
+      { eventName: 'pull_request', event: pullEvent('opened'), github }
+    )
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(api.posts).toHaveLength(1)
+    expect(github.calls.filter((call) => call === 'POST /repos/acme/api/check-runs')).toHaveLength(1)
+    expect(github.calls.filter((call) => call.startsWith('GET /repos/acme/api/commits/'))).not.toEqual([])
+  })
+})
