@@ -29,7 +29,7 @@ export async function run(): Promise<void> {
   }
   const cancel = cancelOnSignals(cancelGraceMs(settings.githubUse.comment), () => runner.cutShort())
   try {
-    const secrets = [settings.apiKey, settings.githubToken]
+    const secrets = [settings.apiKey, settings.githubToken, settings.docsToken]
     opened = openTransport(secrets, environment.proxies, cancel.signal, settings.requestTimeoutMs)
   } catch (error) {
     await runner.cannotStart(errorMessage(error), "the runner's proxy setting cannot be used")
