@@ -149,16 +149,8 @@ function pushAuthor(facts: ChangeFacts & { kind: 'push' }): string {
 export function gate(gates: Gates, change: GatedChange, selves: readonly TokenSelf[]): GateVerdict {
   const author = change.author.toLowerCase()
   const made = change.authored ?? change.name
-  const self = author === '' ? undefined : selves.find((token) => sameLogin(author, token.login))
-  if (author !== '' && (author === MINTLIFY_BOT || self !== undefined)) {
-    const who =
-      self === undefined
-        ? 'the Mintlify agent'
-        : self.input === 'github-token'
-          ? "this workflow's token"
-          : 'the identity of docs-token'
-    return skip(`${made} is by ${forLog(change.author, 80)}, ${who} (loop prevention)`)
-  }
+  const loop = author === '' ? undefined : loopOf(author, selves)
+  if (loop !== undefined) return skip(`${made} is by ${forLog(change.author, 80)}, ${loop} (loop prevention)`)
   if (author !== '' && gates.skipAuthors.includes(author)) {
     return skip(`${made} is by ${forLog(change.author, 80)}, in skip-authors`)
   }
@@ -181,10 +173,24 @@ export function gate(gates: Gates, change: GatedChange, selves: readonly TokenSe
   return { kind: 'pass' }
 }
 
-/** Who a token acts as: the input that gave it, and its login. */
+/**
+ * Who the author is when their change would make a loop: the Mintlify agent, or a token's own identity. An app whose
+ * change may be a token's, when GitHub did not say who that token acts as, is taken for it: a loop spends a job on
+ * every turn, a skip only this one.
+ */
+function loopOf(author: string, selves: readonly TokenSelf[]): string | undefined {
+  if (author === MINTLIFY_BOT) return 'the Mintlify agent'
+  const self = selves.find((token) => token.login !== undefined && sameLogin(author, token.login))
+  if (self !== undefined) return self.input === 'github-token' ? "this workflow's token" : 'the identity of docs-token'
+  const unknown = author.endsWith('[bot]') ? selves.find((token) => token.login === undefined) : undefined
+  if (unknown === undefined) return undefined
+  return `an app that may be the identity of ${unknown.input}, which GitHub did not name; run the step again to try once more`
+}
+
+/** Who a token acts as: the input that gave it, and its login; undefined when GitHub did not say. */
 export interface TokenSelf {
   readonly input: 'github-token' | 'docs-token'
-  readonly login: string
+  readonly login: string | undefined
 }
 
 /**
@@ -202,13 +208,16 @@ export async function tokenSelves(
 ): Promise<TokenSelf[]> {
   const app = author.toLowerCase().endsWith('[bot]')
   const asks = (token: string, used: boolean) => token !== '' && (used || app || !token.startsWith('ghs_'))
-  const [own, docs] = await Promise.all([
-    asks(settings.githubToken, needsToken(settings.githubUse)) ? reads?.login() : undefined,
-    settings.docsToken !== '' && app ? reads?.docsLogin() : undefined
+  if (reads === undefined) return []
+  const own = asks(settings.githubToken, needsToken(settings.githubUse))
+  const docs = settings.docsToken !== '' && app
+  const [ownLogin, docsLogin] = await Promise.all([
+    own ? reads.login() : undefined,
+    docs ? reads.docsLogin() : undefined
   ])
   return [
-    ...(own === undefined ? [] : [{ input: 'github-token', login: own } as const]),
-    ...(docs === undefined ? [] : [{ input: 'docs-token', login: docs } as const])
+    ...(own ? [{ input: 'github-token', login: ownLogin } as const] : []),
+    ...(docs ? [{ input: 'docs-token', login: docsLogin } as const] : [])
   ]
 }
 

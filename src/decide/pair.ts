@@ -27,8 +27,10 @@ export async function decidePair(setup: StepSetup, change: EventChange): Promise
       reason: `mode: pair keeps a docs pull request in step with a code pull request, so it runs on pull_request and pull_request_target events; this run has nothing to pair (${pull.kind === 'none' ? pull.reason : `a ${pull.kind}`}). Run it on: pull_request with types [opened, reopened, ready_for_review, synchronize, closed].`
     }
   }
-  const none = noneReason(setup, pull) ?? (await ownDocsPull(setup, pull))
+  const none = noneReason(setup, pull)
   if (none !== undefined) return skipped(setup, none)
+  const own = await ownDocsPull(setup, pull)
+  if (own !== undefined) return own
   const read = await readTracked(setup, true)
   if (read.kind !== 'read') return read
   const run = runRecord(setup)
@@ -63,11 +65,16 @@ function noneReason(setup: StepSetup, pull: PullRequestFacts): string | undefine
 }
 
 /** A pull request a job of ours opened (code and docs may share a repository): told by the records, not the author. */
-async function ownDocsPull(setup: StepSetup, pull: PullRequestFacts): Promise<string | undefined> {
+async function ownDocsPull(setup: StepSetup, pull: PullRequestFacts): Promise<Decision | undefined> {
   if (pull.action === 'closed' || pull.url === '' || setup.reads === undefined) return undefined
   // The record names the pull request once the job that opened it ends, after the pull request was created.
-  if (!(await setup.reads.recordsAsDocs(pull.url, pull.createdAt ?? 0))) return undefined
-  return `pull request #${pull.number} is a docs pull request a job of this action opened (loop prevention)`
+  const record = await setup.reads.recordsAsDocs(pull.url, pull.createdAt ?? 0)
+  if (record.kind === 'unknown') {
+    const reason = `Could not tell whether pull request #${pull.number} is a docs pull request a job of this action opened: ${record.why}. Nothing was sent, so that no job works on its own docs; run the step again.`
+    return { kind: 'error', reason }
+  }
+  const own = `pull request #${pull.number} is a docs pull request a job of this action opened (loop prevention)`
+  return record.kind === 'own' ? skipped(setup, own) : undefined
 }
 
 function skipped(setup: StepSetup, reason: string, action?: 'merged' | 'closed' | 'reopened'): Decision {
@@ -98,11 +105,7 @@ async function start(
 
 /** Our own instruction when a job replaces an earlier one's docs pull request. */
 function supersedeNote(earlier: string): string {
-  return (
-    '## An instruction from the workflow\n\n' +
-    `This job supersedes the docs pull request ${earlier}, whose job could take no follow-up: it will be closed ` +
-    'once yours is open. Cover the whole pull request described above in your own pull request.'
-  )
+  return `## An instruction from the workflow\n\nThis job supersedes the docs pull request ${earlier}, whose job could take no follow-up: it will be closed once yours is open. Cover the whole pull request described above in your own pull request.`
 }
 
 /** A follow-up to the recorded job with what changed since the head its last prompt described. */
@@ -154,9 +157,7 @@ function refusedForItsState(status: number | undefined): boolean {
   return status === 400 || status === 409 || status === 422
 }
 
-function short(sha: string | undefined): string {
-  return (sha ?? '').slice(0, 7)
-}
+const short = (sha: string | undefined): string => (sha ?? '').slice(0, 7)
 
 /** The code pull request ended: its docs pull request is told (merged), or closed (closed unmerged). */
 async function endOfSource(

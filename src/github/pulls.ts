@@ -177,11 +177,15 @@ export class PullOperations {
     })
   }
 
-  /** Edits the check run. */
-  updateCheck(repository: string, id: number, state: CheckState): Promise<Done<void>> {
-    return this.#run(this.#work.own, 'update the check run', CHECKS_ADVICE, async (client) => {
+  /**
+   * Edits the check run. A cancelled run's last edit skips the queue that spaces writes a second apart: after a
+   * SIGTERM the step has two seconds in all.
+   */
+  updateCheck(repository: string, id: number, state: CheckState, cancelled = false): Promise<Done<void>> {
+    const update = async (client: GitHubClient) => {
       await client.octokit.rest.checks.update({ ...ownerAndName(repository), check_run_id: id, ...checkFields(state) })
-    })
+    }
+    return this.#run(this.#work.own, 'update the check run', CHECKS_ADVICE, update, !cancelled)
   }
 
   #onDocs<T>(
@@ -200,13 +204,14 @@ export class PullOperations {
     access: GitHubAccess,
     doing: string,
     advice: string,
-    task: (client: GitHubClient) => Promise<T>
+    task: (client: GitHubClient) => Promise<T>,
+    throttled = true
   ): Promise<Done<T>> {
     const { transport, deadlineMs, requestTimeoutMs } = this.#work
     const client = createGitHubClient(transport, access, {
       deadlineMs,
       cancellable: false,
-      throttled: true,
+      throttled,
       requestTimeoutMs
     })
     try {

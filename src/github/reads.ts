@@ -31,8 +31,11 @@ export interface GitHubReads {
    * change to describe; its `fetched.compareStatus` says whether `before` is still in its history. Never throws.
    */
   since(pull: PullRequestFacts, before: string): Promise<EventChange>
-  /** Whether one of the action's own records names this pull request as the docs pull request its job opened. */
-  recordsAsDocs(url: string, since: number): Promise<boolean>
+  /**
+   * Whether one of the action's own records names this pull request as the docs pull request its job opened, read
+   * from every comment written since `since` (up to 10,000); `unknown` when they could not all be read.
+   */
+  recordsAsDocs(url: string, since: number): Promise<DocsPullRecord>
   /**
    * The issue that holds the latest of the action's own batch records of this project, among the repository's most
    * recently updated comments; `complete` is false when there were more than it looks through. Throws what GitHub threw.
@@ -117,30 +120,26 @@ class Reads implements GitHubReads {
       const read = await this.#ownRecords(which, (state) => (starts += startsIn(state, wanted)) >= enough)
       if (read === 'unreadable') return uncounted('GitHub did not say who the token acts as, whose records to count')
       if (read === 'capped') {
-        const most = (MOST_COUNTED_PAGES * 100).toLocaleString('en-US')
         return uncounted(
-          `more than ${most} comments were written in the repository in the last hour, more than the count reads`
+          `${mostCounted()} comments were written in the repository in the last hour, more than the count reads`
         )
       }
       return { kind: 'counted', starts }
     } catch (error) {
-      const status = httpStatusOf(error)
-      if (status === 401 || status === 403 || status === 404) {
-        return uncounted(
-          `GitHub refused to list the repository's issue comments (HTTP ${status}): give the workflow permissions: issues: read`
-        )
-      }
-      return uncounted(
-        `GitHub did not list the repository's issue comments (${status === undefined ? 'no answer in time' : `HTTP ${status}`})`
-      )
+      return uncounted(unlisted(error))
     }
   }
 
-  async recordsAsDocs(url: string, since: number): Promise<boolean> {
-    let found = false
-    const which = { since: new Date(since).toISOString() }
-    await this.#ownRecords(which, (state) => (found = state.pr === url)).catch(() => 'unreadable')
-    return found
+  async recordsAsDocs(url: string, since: number): Promise<DocsPullRecord> {
+    const which = { since: new Date(since).toISOString(), pages: MOST_COUNTED_PAGES }
+    try {
+      const read = await this.#ownRecords(which, (state) => state.pr === url)
+      if (read === 'unreadable') return { kind: 'unknown', why: 'GitHub did not say who the token acts as' }
+      if (read === 'capped') return { kind: 'unknown', why: `${mostCounted()} comments were written since it opened` }
+      return { kind: read === 'stopped' ? 'own' : 'not own' }
+    } catch (error) {
+      return { kind: 'unknown', why: unlisted(error) }
+    }
   }
 
   async latestBatchRecord(): Promise<{ readonly issue: number | undefined; readonly complete: boolean }> {
@@ -215,6 +214,24 @@ class Reads implements GitHubReads {
 
 function uncounted(why: string): JobCount {
   return { kind: 'uncounted', why }
+}
+
+/** Whether a pull request is one a job of the action opened, as its records tell. */
+export type DocsPullRecord =
+  { readonly kind: 'own' } | { readonly kind: 'not own' } | { readonly kind: 'unknown'; readonly why: string }
+
+/** More than the comments a count reads, in words. */
+function mostCounted(): string {
+  return `more than ${(MOST_COUNTED_PAGES * 100).toLocaleString('en-US')}`
+}
+
+/** Why the repository's comments could not be listed, and what to do when it is the token's permissions. */
+function unlisted(error: unknown): string {
+  const status = httpStatusOf(error)
+  if (status === 401 || status === 403 || status === 404) {
+    return `GitHub refused to list the repository's issue comments (HTTP ${status}): give the workflow permissions: issues: read`
+  }
+  return `GitHub did not list the repository's issue comments (${status === undefined ? 'no answer in time' : `HTTP ${status}`})`
 }
 
 function pick(pull: PullRequestFacts) {

@@ -92,7 +92,8 @@ export class CheckRun {
       }
       if (made.value.url) this.#outputs.set('check-url', made.value.url)
     } else {
-      const updated = await this.#pulls.updateCheck(this.#target.repository, id, state)
+      const cancelled = result.kind === 'cancelled'
+      const updated = await this.#pulls.updateCheck(this.#target.repository, id, state, cancelled)
       if (updated.kind === 'warning') {
         this.#warn(updated.warning)
         return

@@ -204,11 +204,19 @@ export interface FaultLog {
 }
 
 /**
+ * What makes two faults the same: their words, without the ids a gateway puts in each answer (a request id, a trace
+ * id: four digits or more, or a run of hex and dashes with a digit in it). A status code keeps its three digits.
+ */
+function faultKind(reason: string): string {
+  return reason.replace(/(?<![0-9a-z])(?=[0-9a-f-]*\d)[0-9a-f][0-9a-f-]{7,}(?![0-9a-z])|\d{4,}/gi, '…')
+}
+
+/**
  * A fault is told when it is new (the first, or another than the one before); its repeats are counted, and the count
  * is told when they end (another fault, an answer, the loop's end) and once a minute while they last.
  */
 export function faultLog(log: (line: string) => void, now: () => number): FaultLog {
-  let run: { readonly reason: string; since: number; repeats: number } | undefined
+  let run: { readonly reason: string; readonly kind: string; since: number; repeats: number } | undefined
   const tellRepeats = (at: number): void => {
     if (run === undefined || run.repeats === 0) return
     const times = run.repeats === 1 ? 'time' : 'times'
@@ -219,13 +227,14 @@ export function faultLog(log: (line: string) => void, now: () => number): FaultL
   return {
     fault: (reason, line) => {
       const at = now()
-      if (run?.reason === reason) {
+      const kind = faultKind(reason)
+      if (run?.kind === kind) {
         run.repeats += 1
         if (at - run.since >= REPEATS_TOLD_EVERY_MS) tellRepeats(at)
         return
       }
       tellRepeats(at)
-      run = { reason, since: at, repeats: 0 }
+      run = { reason, kind, since: at, repeats: 0 }
       log(line)
     },
     end: () => {

@@ -73,6 +73,13 @@ describe('gate', () => {
       'pull request #7 is by docs-app[bot], the identity of docs-token (loop prevention)'
     ],
     [
+      "an app, when GitHub did not say who docs-token acts as: it may be docs-token's",
+      change({ author: 'docs-app[bot]' }),
+      {},
+      [{ input: 'docs-token', login: undefined } as const],
+      'pull request #7 is by docs-app[bot], an app that may be the identity of docs-token, which GitHub did not name; run the step again to try once more (loop prevention)'
+    ],
+    [
       'an author in skip-authors, whatever its case',
       change({ author: 'Dependabot[bot]' }),
       {},
@@ -119,6 +126,11 @@ describe('gate', () => {
     ['a person whose login the token shares no part of', change({ author: 'docs' }), {}]
   ])('lets through %s', (_, changed, inputs) => {
     expect(gate(gates(inputs), changed, own('docs-app'))).toEqual({ kind: 'pass' })
+  })
+
+  it("lets a person's change through when GitHub did not say who a token acts as: only an app's may be a token's", () => {
+    const unknown = [{ input: 'github-token', login: undefined } as const]
+    expect(gate(gates({}), change({ author: 'mona' }), unknown)).toEqual({ kind: 'pass' })
   })
 })
 

@@ -89,6 +89,19 @@ describe('faultLog', () => {
     expect(REPEATS_TOLD_EVERY_MS).toBe(60_000)
   })
 
+  it('takes faults that differ only by a request or trace id for one, but not two statuses', () => {
+    const { lines, faults } = told()
+    const ids = ['1000', '1001', '7f3a9c2e-1b4d-4e8f-9a6b-2c5d8e1f0a3b', '9f8e7d6c5b4a']
+    for (const id of ids) faults.fault(`HTTP 503: busy (request ${id})`, `Poll failed: HTTP 503: busy (request ${id})`)
+    faults.fault('HTTP 502: busy (request 1004)', 'Poll failed: HTTP 502: busy (request 1004)')
+    faults.end()
+    expect(lines).toEqual([
+      'Poll failed: HTTP 503: busy (request 1000)',
+      'Failed the same way 3 more times in 0ms: HTTP 503: busy (request 1000)',
+      'Poll failed: HTTP 502: busy (request 1004)'
+    ])
+  })
+
   it('tells another fault at once, after the count of the one before', () => {
     const { lines, faults, repeat } = told()
     repeat('HTTP 503', 3)
