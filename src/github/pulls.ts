@@ -179,7 +179,7 @@ export class PullOperations {
 
   /**
    * Edits the check run. A cancelled run's last edit skips the queue that spaces writes a second apart: after a
-   * SIGTERM the step has two seconds in all.
+   * SIGTERM the step has a second in all.
    */
   updateCheck(repository: string, id: number, state: CheckState, cancelled = false): Promise<Done<void>> {
     const update = async (client: GitHubClient) => {

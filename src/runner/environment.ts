@@ -70,9 +70,10 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const
 
 /**
  * SIGTERM is the runner's last warning: its order is SIGINT, 7.5 s, SIGTERM, 2.5 s, SIGKILL. Whatever came first, the
- * step ends within this after a SIGTERM.
+ * step ends within this after a SIGTERM: a second, so that a busy machine, whose timers fire late, still ends it
+ * before the SIGKILL.
  */
-export const AFTER_SIGTERM_MS = 2000
+export const AFTER_SIGTERM_MS = 1000
 
 /** The cancel: its signal, and when the step must have ended, which each signal may bring nearer. */
 export interface Cancel {

@@ -29,7 +29,9 @@ function harness(
   answer: (write: CommentWrite, deadlineMs: number) => Promise<Answer>,
   cancelled = false,
   start: TrackingState = { job: UNKNOWN_JOB, requests: [] },
-  endsBy: () => number = () => Infinity
+  endsBy: () => number = () => Infinity,
+  /** `frozen`: only `advance` moves the comment's clock, however long the machine takes between two lines. */
+  clock: 'real' | 'frozen' = 'real'
 ) {
   let cancel = (): void => undefined
   const whenCancelled = new Promise<void>((resolve) => (cancel = resolve))
@@ -43,7 +45,7 @@ function harness(
     outputs: outputWriter((name, value) => (outputs[name] = value)),
     log: { info: (message: string) => infos.push(message), warning: (message: string) => warnings.push(message) },
     date: () => 1000,
-    now: () => performance.now() + spent,
+    now: () => (clock === 'frozen' ? 0 : performance.now()) + spent,
     cancelled: () => cancelled,
     whenCancelled,
     endsBy
@@ -138,10 +140,16 @@ describe('TrackingComment', () => {
   it('withdraws the record of a request never sent with whatever time is left, under the minimum too', async () => {
     let release: () => void = () => undefined
     const slow = new Promise<void>((resolve) => (release = resolve))
-    const { comment, writes, warnings, cancel, advance } = harness(async (write) => {
-      if (stageOf(write) === 'sending') await slow
-      return written(write)
-    }, true)
+    const { comment, writes, warnings, cancel, advance } = harness(
+      async (write) => {
+        if (stageOf(write) === 'sending') await slow
+        return written(write)
+      },
+      true,
+      undefined,
+      undefined,
+      'frozen'
+    )
     const recorded = comment.recordBeforeSending(REQUEST)
     cancel()
     await recorded
@@ -213,8 +221,7 @@ describe('TrackingComment', () => {
   })
 
   it("gives a cancelled run's edit only what is left before the step must end, once a SIGTERM brought that end near", async () => {
-    const endsBy = performance.now() + 600
-    const { comment, writes } = harness(written, true, { job: 'job-9', requests: [] }, () => endsBy)
+    const { comment, writes } = harness(written, true, { job: 'job-9', requests: [] }, () => 600, 'frozen')
     await comment.end(ended('cancelled'))
     expect(writes.map(({ write }) => stageOf(write))).toEqual(['cancelled'])
     // What is left, less what the step keeps for after the edit: not the cancelled budget of 1.5 s.
@@ -223,8 +230,8 @@ describe('TrackingComment', () => {
   })
 
   it('gives up the edit, and says so, when a SIGTERM leaves less than the minimum before the step must end', async () => {
-    const endsBy = performance.now() + BUDGETS.keptMs + 10
-    const { comment, writes, warnings } = harness(written, true, { job: 'job-9', requests: [] }, () => endsBy)
+    const endsBy = BUDGETS.keptMs + 10
+    const { comment, writes, warnings } = harness(written, true, { job: 'job-9', requests: [] }, () => endsBy, 'frozen')
     await comment.end(ended('cancelled'))
     expect(writes).toEqual([])
     expect(warnings).toEqual([
