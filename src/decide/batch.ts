@@ -19,7 +19,7 @@ import { errorMessage, forLog } from '../text/untrusted.ts'
 import type { WaitResult } from '../wait/job-wait.ts'
 import { GITHUB_DEADLINE_MS, requestBudget } from '../wait/retry.ts'
 import { readNextBatch, SKIPPED_BATCH } from './batch-plan.ts'
-import { earlierAttempt, readTracked, runRecord } from './choose.ts'
+import { earlierAttempt, readTracked, runRecord } from './tracked.ts'
 import type { Decision, StepSetup } from './decision.ts'
 import { sendPrompt } from './send.ts'
 

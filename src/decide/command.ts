@@ -3,16 +3,15 @@
 // their words (with a label, with `prompt`), the recorded job's state, or how to ask. The comment that asked gets
 // `eyes` once accepted, `rocket` when the job completes with a pull request, `confused` when refused or failed.
 import type { PersonRequest, RequestDesk, RequestRead } from '../github/requests.ts'
-import type { StoredComment } from '../github/tracking-comments.ts'
 import type { Logger } from '../runner/io.ts'
 import { mayAsk, type Requests, takesRequests } from '../inputs/modes.ts'
 import type { Settings } from '../inputs/settings.ts'
-import { tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
+import { UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { codeSpan, errorMessage, forLog } from '../text/untrusted.ts'
 import { isTerminal } from '../text/outcome.ts'
 import type { WaitResult } from '../wait/job-wait.ts'
 import { requestBudget } from '../wait/retry.ts'
-import { earlierAttempt, readTracked, runRecord } from './choose.ts'
+import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from './tracked.ts'
 import type { Asked, Decision, StepSetup } from './decision.ts'
 import { jobCap, sameLogin } from './gates.ts'
 import { sendPrompt } from './send.ts'
@@ -99,7 +98,7 @@ async function sendAsked(setup: StepSetup, prompt: string, fresh: boolean, asked
   if (earlier) return { ...earlier, asked }
   const capped = await jobCap(setup)
   if (capped) return { ...capped, asked }
-  const last = fresh ? undefined : lastJob(setup, read.tracked)
+  const last = fresh ? undefined : lastTrackedJob(read.tracked, setup.settings.projectId)
   const decided = last
     ? await sendPrompt(
         setup,
@@ -116,13 +115,6 @@ async function sendAsked(setup: StepSetup, prompt: string, fresh: boolean, asked
   return { ...decided, asked }
 }
 
-/** The job of this project recorded last on the issue or pull request. */
-function lastJob(setup: StepSetup, tracked: readonly StoredComment[]): StoredComment | undefined {
-  return tracked.findLast(
-    (comment) => comment.state.job !== UNKNOWN_JOB && tracksProject(comment.state, setup.settings.projectId)
-  )
-}
-
 /**
  * `status`: the recorded job, read once, shown in its tracking comment's status line; a short reply when none is
  * recorded. Nothing is sent to the agent.
@@ -135,7 +127,7 @@ async function showStatus(
 ): Promise<Decision> {
   const read = await readTracked(setup, true)
   if (read.kind !== 'read') return { ...read, asked }
-  const last = lastJob(setup, read.tracked)
+  const last = lastTrackedJob(read.tracked, setup.settings.projectId)
   if (last === undefined) {
     await desk.reply(request, `No agent job is recorded here yet. ${usage(setup)}`)
     return { kind: 'skipped', reason: 'status: no agent job is recorded here', asked }

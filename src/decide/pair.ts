@@ -7,10 +7,10 @@ import type { Done, PullRef } from '../github/pulls.ts'
 import type { CommentView } from '../report/comment-body.ts'
 import type { StoredComment } from '../github/tracking-comments.ts'
 import type { WaitResult } from '../wait/job-wait.ts'
-import { type SourceEnd, tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
+import { type SourceEnd, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { composePrompt } from '../prompt/compose.ts'
 import { forLog } from '../text/untrusted.ts'
-import { earlierAttempt, readTracked, runRecord } from './choose.ts'
+import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from './tracked.ts'
 import type { Decision, StepSetup } from './decision.ts'
 import { beforeSpending } from './gates.ts'
 import { type RunRecord, sendPrompt } from './send.ts'
@@ -35,9 +35,7 @@ export async function decidePair(setup: StepSetup, change: EventChange): Promise
   const prompt = settings.prompt ?? ''
   const earlier = await earlierAttempt(setup, read.tracked, run, prompt)
   if (earlier) return earlier
-  const tracked = read.tracked.findLast(
-    (comment) => comment.state.job !== UNKNOWN_JOB && tracksProject(comment.state, settings.projectId)
-  )
+  const tracked = lastTrackedJob(read.tracked, settings.projectId)
   if (pull.action === 'closed') return endOfSource(setup, pull, tracked)
   const open = tracked?.state.source === 'closed' ? await reopenDocs(setup, pull, tracked) : undefined
   const record = open === undefined ? tracked : open.record
