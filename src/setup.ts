@@ -3,13 +3,13 @@
 // check run), loaded with Octokit in chunks of their own, so that a run that uses none of it never loads Octokit.
 import { createAdminApi } from './admin-api/client.ts'
 import { githubHosts } from './admin-api/agent-job.ts'
-import { asksNothing } from './decide/command.ts'
+import { digestIssue } from './modes/batch/batch.ts'
+import { asksNothing } from './modes/requests/requests.ts'
 import type { StepSetup } from './decide/decision.ts'
 import type { EventChange } from './github/change.ts'
 import type { History } from './github/history.ts'
 import type { OpenedGitHub, Where } from './github/open.ts'
 import type { Done, PullOperations } from './github/pulls.ts'
-import { httpStatusOf } from './github/fields.ts'
 import type { GitHubReads } from './github/reads.ts'
 import type { RequestDesk } from './github/requests.ts'
 import { takesRequests } from './inputs/modes.ts'
@@ -46,7 +46,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const reads =
     asked && (readsChange(settings, environment.eventName) || batch) ? await loadReads(settings, outside) : undefined
   const history = batch ? await loadHistory(settings, outside) : undefined
-  const digest = history ? await digestIssue(settings, { history, reads }, outside) : undefined
+  const digest = history ? await digestIssue(settings, { history, reads }, runner.log, transport.redact) : undefined
   const opened =
     digest?.kind === 'unavailable'
       ? digest
@@ -219,37 +219,6 @@ function loadHistory(settings: Settings, outside: Outside): Promise<History | un
     const { History } = await import('./github/history.ts')
     return new History(settings, outside.transport, whereOf(outside))
   })
-}
-
-/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
-async function digestIssue(
-  settings: Settings,
-  { history, reads }: { readonly history: History; readonly reads: GitHubReads | undefined },
-  { runner, transport }: Outside
-): Promise<
-  { readonly kind: 'ready'; readonly number: number } | { readonly kind: 'unavailable'; readonly reason: string }
-> {
-  if (settings.issueNumber !== undefined) return { kind: 'ready', number: settings.issueNumber }
-  const label = settings.batch.digestLabel
-  try {
-    if (reads === undefined) throw new Error('the reads of GitHub could not be set up')
-    const number = await history.digest(label, reads)
-    runner.log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
-    return { kind: 'ready', number }
-  } catch (error) {
-    const why = forLog(transport.redact(errorMessage(error)), 300)
-    const status = httpStatusOf(error)
-    const advice =
-      status === 404
-        ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'
-        : status === 401 || status === 403 || status === undefined
-          ? 'the workflow needs permissions: issues: write'
-          : 'GitHub failed; the next run tries again'
-    return {
-      kind: 'unavailable',
-      reason: `the digest issue labelled "${forLog(label, 80)}" could not be found or opened (${why}); ${advice}`
-    }
-  }
 }
 
 /** The writes to pull requests (see github/pulls.ts). */

@@ -2,13 +2,13 @@
 // for, or none, as the mode and the gates say), follow the job (wait, build its preview, hold its pull request to
 // docs-paths), and report the outcome through the outputs, the summary, the log, the tracking comment and the check.
 import type { AgentJob } from './admin-api/agent-job.ts'
-import { chooseJob } from './decide/choose.ts'
+import { decideSingle } from './modes/single/single.ts'
 import type { Decision, StepSetup } from './decide/decision.ts'
-import { beforeSpending } from './decide/gates.ts'
 import { checkGuardrail } from './after-job/guardrail.ts'
-import { closeSuperseded, decidePair } from './decide/pair.ts'
-import { decideBatch, notifyCovered } from './decide/batch.ts'
-import { answerRequest, asksNothing, decideRequest, keepsCheck, notAsked } from './decide/command.ts'
+import { decidePair } from './modes/pair/pair.ts'
+import { closeSuperseded } from './modes/pair/docs-pull.ts'
+import { decideBatch, notifyCovered } from './modes/batch/batch.ts'
+import { answerRequest, decideRequest, keepsCheck, notAskedOf } from './modes/requests/requests.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
 import type { Redact } from './text/redact.ts'
@@ -60,27 +60,8 @@ async function decide(setup: StepSetup): Promise<Decision> {
   const { desk } = setup
   if (desk?.read) return decideRequest(setup, desk, desk.read)
   if (setup.settings.mode === 'batch') return decideBatch(setup)
-  if (setup.settings.mode === 'pair') {
-    const change = await setup.reads?.change()
-    if (change === undefined)
-      return { kind: 'error', reason: 'mode: pair could not read the event: GitHub could not be set up.' }
-    return decidePair(setup, change)
-  }
-  return (await beforeSpending(setup)) ?? chooseJob(setup)
-}
-
-/**
- * A step that answers people acts only when asked: a comment without the command, opening an issue, a push or taking
- * a label off asks nothing, and gets nothing, not a request to GitHub, not even a check run (in any mode: a pair's
- * code pull request's conversation too). The decision that says so; undefined when the event may ask.
- */
-function notAskedOf(
-  setup: StepSetup,
-  event: { readonly name: string; readonly action: string | undefined }
-): Decision | undefined {
-  const { settings, desk } = setup
-  if (desk?.read?.kind === 'ignored') return { kind: 'skipped', reason: desk.read.reason }
-  return asksNothing(settings, desk?.read) ? notAsked(settings.requests, event, setup.log) : undefined
+  if (setup.settings.mode === 'pair') return decidePair(setup)
+  return decideSingle(setup)
 }
 
 /** Once the job is known: say so (the job-id output, the comment, the check), wait unless told not to, and report. */

@@ -39,7 +39,7 @@ const BUDGETS: Readonly<Record<string, number>> = {
   prompt: 7,
   wait: 4,
   report: 7,
-  decide: 10,
+  decide: 6,
   'after-job': 5,
   'modes/single': 2,
   'modes/pair': 3,

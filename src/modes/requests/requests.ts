@@ -2,19 +2,19 @@
 // identity; at least `command-permission` on the repository), then what they asked: a job started or followed up with
 // their words (with a label, with `prompt`), the recorded job's state, or how to ask. The comment that asked gets
 // `eyes` once accepted, `rocket` when the job completes with a pull request, `confused` when refused or failed.
-import type { PersonRequest, RequestDesk, RequestRead } from '../github/requests.ts'
-import type { Logger } from '../runner/io.ts'
-import { mayAsk, type Requests, takesRequests } from '../inputs/modes.ts'
-import type { Settings } from '../inputs/settings.ts'
-import { UNKNOWN_JOB } from '../github/tracking-record.ts'
-import { codeSpan, errorMessage, forLog } from '../text/untrusted.ts'
-import { isTerminal } from '../text/outcome.ts'
-import type { WaitResult } from '../wait/job-wait.ts'
-import { requestBudget } from '../wait/retry.ts'
-import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from './tracked.ts'
-import type { Asked, Decision, StepSetup } from './decision.ts'
-import { jobCap, sameLogin } from './gates.ts'
-import { sendPrompt } from './send.ts'
+import type { PersonRequest, RequestDesk, RequestRead } from '../../github/requests.ts'
+import type { Logger } from '../../runner/io.ts'
+import { mayAsk, type Requests, takesRequests } from '../../inputs/modes.ts'
+import type { Settings } from '../../inputs/settings.ts'
+import { UNKNOWN_JOB } from '../../github/tracking-record.ts'
+import { codeSpan, errorMessage, forLog } from '../../text/untrusted.ts'
+import { isTerminal } from '../../text/outcome.ts'
+import type { WaitResult } from '../../wait/job-wait.ts'
+import { requestBudget } from '../../wait/retry.ts'
+import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from '../../decide/tracked.ts'
+import type { Asked, Decision, StepSetup } from '../../decide/decision.ts'
+import { jobCap, sameLogin } from '../../decide/gates.ts'
+import { sendPrompt } from '../../decide/send.ts'
 
 export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: RequestRead): Promise<Decision> {
   const { log } = setup
@@ -231,4 +231,18 @@ function whatAsks(requests: Requests): string {
   const comment = requests.command && `a comment that starts with ${forLog(requests.command, 40)}`
   const label = requests.label && `adding the label "${forLog(requests.label, 50)}"`
   return [label, comment].filter(Boolean).join(' or ')
+}
+
+/**
+ * A step that answers people acts only when asked: a comment without the command, opening an issue, a push or taking
+ * a label off asks nothing, and gets nothing, not a request to GitHub, not even a check run (in any mode: a pair's
+ * code pull request's conversation too). The decision that says so; undefined when the event may ask.
+ */
+export function notAskedOf(
+  setup: StepSetup,
+  event: { readonly name: string; readonly action: string | undefined }
+): Decision | undefined {
+  const { settings, desk } = setup
+  if (desk?.read?.kind === 'ignored') return { kind: 'skipped', reason: desk.read.reason }
+  return asksNothing(settings, desk?.read) ? notAsked(settings.requests, event, setup.log) : undefined
 }

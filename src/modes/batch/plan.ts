@@ -1,13 +1,13 @@
 // What the next batch of `mode: batch` covers: the commits on the branch after the cursor (the end of the latest batch
 // whose job completed), the pull requests merged there that no batch covered yet, oldest first and at most
 // `batch-limit`, each read and judged by the gates.
-import type { FetchedChanges } from '../github/change.ts'
-import type { BranchCommit, CommitWindow, History, MergedPull } from '../github/history.ts'
-import type { BatchWindow, TrackingState } from '../github/tracking-record.ts'
-import { counted } from '../prompt/tally.ts'
-import { forLog } from '../text/untrusted.ts'
-import type { StepSetup } from './decision.ts'
-import { gate, gatedChangeOf, tokenSelves } from './gates.ts'
+import type { FetchedChanges } from '../../github/change.ts'
+import type { BranchCommit, CommitWindow, History, MergedPull } from '../../github/history.ts'
+import type { BatchWindow, TrackingState } from '../../github/tracking-record.ts'
+import { counted } from '../../prompt/tally.ts'
+import { forLog } from '../../text/untrusted.ts'
+import type { StepSetup } from '../../decide/decision.ts'
+import { gate, gatedChangeOf, tokenSelves } from '../../decide/gates.ts'
 
 /** How a batch whose every pull request the gates skipped is recorded: it moves the cursor like a completed one. */
 export const SKIPPED_BATCH = 'skipped'

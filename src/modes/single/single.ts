@@ -1,12 +1,18 @@
 // Which job this step is about, and the request (if any) that makes it so: a new job from the prompt, a follow-up to
 // the job given or to the one already on the issue, the job an earlier attempt of this run started, or the job given
 // to wait for. Each comes with its tracking comment, when there is to be one.
-import type { StoredComment } from '../github/tracking-comments.ts'
-import { UNKNOWN_JOB } from '../github/tracking-record.ts'
-import type { Settings } from '../inputs/settings.ts'
-import type { Decision, StepSetup } from './decision.ts'
-import { sendPrompt } from './send.ts'
-import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from './tracked.ts'
+import type { StoredComment } from '../../github/tracking-comments.ts'
+import { UNKNOWN_JOB } from '../../github/tracking-record.ts'
+import type { Settings } from '../../inputs/settings.ts'
+import type { Decision, StepSetup } from '../../decide/decision.ts'
+import { beforeSpending } from '../../decide/gates.ts'
+import { sendPrompt } from '../../decide/send.ts'
+import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from '../../decide/tracked.ts'
+
+/** `mode: single`: the gates and the job cap first, then the job to start, follow up or wait for. */
+export async function decideSingle(setup: StepSetup): Promise<Decision> {
+  return (await beforeSpending(setup)) ?? chooseJob(setup)
+}
 
 export async function chooseJob(setup: StepSetup): Promise<Decision> {
   const { settings, github } = setup

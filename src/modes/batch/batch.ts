@@ -2,26 +2,31 @@
 // The digest issue keeps the record, one tracking comment per batch: what it covered (the commits after the cursor up
 // to its `to`, and the pull requests merged there), its job and the docs pull request. The cursor is the `to` of the
 // latest batch whose job completed: a failed, timed-out or cancelled batch is taken again, whole, by the next run.
-import type { AgentJob } from '../admin-api/agent-job.ts'
-import type { PollResult } from '../admin-api/job-answers.ts'
-import type { History } from '../github/history.ts'
-import type { StoredComment } from '../github/tracking-comments.ts'
+import type { AgentJob } from '../../admin-api/agent-job.ts'
+import type { PollResult } from '../../admin-api/job-answers.ts'
+import { httpStatusOf } from '../../github/fields.ts'
+import type { History } from '../../github/history.ts'
+import type { GitHubReads } from '../../github/reads.ts'
+import type { StoredComment } from '../../github/tracking-comments.ts'
 import {
   type BatchPlan,
   type BatchWindow,
   type TrackingState,
   tracksProject,
   UNKNOWN_JOB
-} from '../github/tracking-record.ts'
-import { composeBatch } from '../prompt/compose.ts'
-import { isTerminal, type TerminalStatus } from '../text/outcome.ts'
-import { errorMessage, forLog } from '../text/untrusted.ts'
-import type { WaitResult } from '../wait/job-wait.ts'
-import { GITHUB_DEADLINE_MS, requestBudget } from '../wait/retry.ts'
-import { readNextBatch, SKIPPED_BATCH } from './batch-plan.ts'
-import { earlierAttempt, readTracked, runRecord } from './tracked.ts'
-import type { Decision, StepSetup } from './decision.ts'
-import { sendPrompt } from './send.ts'
+} from '../../github/tracking-record.ts'
+import type { Settings } from '../../inputs/settings.ts'
+import { composeBatch } from '../../prompt/compose.ts'
+import type { Logger } from '../../runner/io.ts'
+import type { Redact } from '../../text/redact.ts'
+import { isTerminal, type TerminalStatus } from '../../text/outcome.ts'
+import { errorMessage, forLog } from '../../text/untrusted.ts'
+import type { WaitResult } from '../../wait/job-wait.ts'
+import { GITHUB_DEADLINE_MS, requestBudget } from '../../wait/retry.ts'
+import { readNextBatch, SKIPPED_BATCH } from './plan.ts'
+import { earlierAttempt, readTracked, runRecord } from '../../decide/tracked.ts'
+import type { Decision, StepSetup } from '../../decide/decision.ts'
+import { sendPrompt } from '../../decide/send.ts'
 
 export async function decideBatch(setup: StepSetup): Promise<Decision> {
   const { history, settings } = setup
@@ -204,5 +209,37 @@ export async function notifyCovered(
     await history.note(number, body).catch(() => {
       log.warning(`Could not comment on pull request #${number}: the workflow needs permissions: pull-requests: write.`)
     })
+  }
+}
+
+/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
+export async function digestIssue(
+  settings: Settings,
+  { history, reads }: { readonly history: History; readonly reads: GitHubReads | undefined },
+  log: Logger,
+  redact: Redact
+): Promise<
+  { readonly kind: 'ready'; readonly number: number } | { readonly kind: 'unavailable'; readonly reason: string }
+> {
+  if (settings.issueNumber !== undefined) return { kind: 'ready', number: settings.issueNumber }
+  const label = settings.batch.digestLabel
+  try {
+    if (reads === undefined) throw new Error('the reads of GitHub could not be set up')
+    const number = await history.digest(label, reads)
+    log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
+    return { kind: 'ready', number }
+  } catch (error) {
+    const why = forLog(redact(errorMessage(error)), 300)
+    const status = httpStatusOf(error)
+    const advice =
+      status === 404
+        ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'
+        : status === 401 || status === 403 || status === undefined
+          ? 'the workflow needs permissions: issues: write'
+          : 'GitHub failed; the next run tries again'
+    return {
+      kind: 'unavailable',
+      reason: `the digest issue labelled "${forLog(label, 80)}" could not be found or opened (${why}); ${advice}`
+    }
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { settingsOf } from '../../../sim/settings.ts'
-import { chooseRequest } from '../../../src/decide/choose.ts'
-import type { StoredComment as TrackedComment } from '../../../src/github/tracking-comments.ts'
-import { UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
+import { settingsOf } from '../../../../sim/settings.ts'
+import { chooseRequest } from '../../../../src/modes/single/single.ts'
+import type { StoredComment as TrackedComment } from '../../../../src/github/tracking-comments.ts'
+import { UNKNOWN_JOB } from '../../../../src/github/tracking-record.ts'
 
 /** Tracking comments, oldest report first, as `listTracked` returns them. */
 function tracked(...jobs: [job: string, project?: string][]): TrackedComment[] {
