@@ -28,7 +28,7 @@ import { earlierAttempt, readTracked, runRecord } from '../../decide/tracked.ts'
 import type { Decision, StepSetup } from '../../decide/decision.ts'
 import { sendPrompt } from '../../decide/send.ts'
 
-export async function decideBatch(setup: StepSetup): Promise<Decision> {
+export async function decideBatch(setup: StepSetup): Promise<Decision<BatchPlan>> {
   const { history, settings } = setup
   if (history === undefined || setup.github === undefined) {
     const why = setup.githubUnavailable ?? 'GitHub could not be set up'
@@ -65,7 +65,7 @@ export async function decideBatch(setup: StepSetup): Promise<Decision> {
 }
 
 type Pending =
-  | { readonly kind: 'decided'; readonly decision: Decision }
+  | { readonly kind: 'decided'; readonly decision: Decision<BatchPlan> }
   /** No batch is running; `ended` gives a record as it is now (its end noted when this run learned it). */
   | { readonly kind: 'none'; readonly ended: (comment: StoredComment) => TrackingState }
 
@@ -111,7 +111,7 @@ async function nextBatch(
   history: History,
   records: readonly TrackingState[],
   batchesRead: number
-): Promise<Decision> {
+): Promise<Decision<BatchPlan>> {
   const { settings } = setup
   const { branch, window, taken, plan } = await readNextBatch(setup, history, records)
   if (plan.covered.length === 0 && plan.direct.length === 0) {
@@ -130,7 +130,7 @@ async function nextBatch(
   const prompt = settings.prompt ?? ''
   const text = (): Promise<string> => Promise.resolve(composeBatch(prompt, settings, material, setup.redact))
   const decided = await sendPrompt(setup, runRecord(setup), { prompt, target: { kind: 'start' }, text }, comment)
-  return decided.kind === 'job' ? { ...decided, batch } : decided
+  return decided.kind === 'job' ? { ...decided, extra: batch } : decided
 }
 
 /** Whether another run recorded a batch of this project on the digest issue since this run read its batches. */
@@ -143,10 +143,10 @@ async function anotherRunTookIt(setup: StepSetup, batchesRead: number): Promise<
 }
 
 /** Every pull request of the batch was skipped by the gates: recorded, so the cursor passes them, and no job. */
-function skippedBatch(setup: StepSetup, batch: BatchPlan): Decision {
+function skippedBatch(setup: StepSetup, batch: BatchPlan): Decision<BatchPlan> {
   const reason = `every pull request of this batch was skipped by the gates (${batch.skipped.map((skip) => `#${skip.number}`).join(', ')})`
   const state = { job: UNKNOWN_JOB, requests: [], batch: batch.window, ended: SKIPPED_BATCH }
-  return { kind: 'skipped', reason, comment: setup.openComment({ state, find: false }), batch }
+  return { kind: 'skipped', reason, comment: setup.openComment({ state, find: false }), extra: batch }
 }
 
 export type PendingVerdict =
@@ -179,10 +179,10 @@ export function judgePendingJob(jobId: string, read: PollResult, wait: boolean):
 }
 
 /** The batch a run that ended before its job did left on record: this run waits for its job, and reports it. */
-function asThatBatch(setup: StepSetup, last: StoredComment, job: AgentJob): Decision {
+function asThatBatch(setup: StepSetup, last: StoredComment, job: AgentJob): Decision<BatchPlan> {
   const { state } = last
   const comment = setup.openComment({ state, commentId: last.id, find: false })
-  const batch = state.batch ? { batch: planOf(state.batch) } : {}
+  const batch = state.batch ? { extra: planOf(state.batch) } : {}
   return { kind: 'job', jobId: state.job, job, request: undefined, followedUp: false, sent: false, comment, ...batch }
 }
 
@@ -196,16 +196,16 @@ function planOf(window: BatchWindow): BatchPlan {
 /** With `batch-notify`: once the batch's job completes with a pull request, one line on each pull request it covered. */
 export async function notifyCovered(
   setup: StepSetup,
-  decision: Decision & { kind: 'job' },
+  decision: Decision<BatchPlan> & { kind: 'job' },
   result: WaitResult
 ): Promise<void> {
   const { history, log } = setup
   const opened = result.job?.pr
-  if (!setup.settings.batch.notify || decision.batch === undefined || history === undefined) return
+  if (!setup.settings.batch.notify || decision.extra === undefined || history === undefined) return
   if (result.kind !== 'completed' || opened?.kind !== 'link') return
-  const count = decision.batch.included.length
+  const count = decision.extra.included.length
   const body = `Documented in ${opened.url.href}, by a docs batch of ${count} pull request${count === 1 ? '' : 's'}.`
-  for (const { number } of decision.batch.included) {
+  for (const { number } of decision.extra.included) {
     await history.note(number, body).catch(() => {
       log.warning(`Could not comment on pull request #${number}: the workflow needs permissions: pull-requests: write.`)
     })

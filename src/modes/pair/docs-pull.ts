@@ -9,9 +9,17 @@ import type { CommentView } from '../../report/comment-body.ts'
 import type { WaitResult } from '../../wait/job-wait.ts'
 import type { Decision, StepSetup } from '../../decide/decision.ts'
 
-export function skipped(setup: StepSetup, reason: string, action?: 'merged' | 'closed' | 'reopened'): Decision {
+/** What a pair's decision knows of its docs pull request, for its after-job work and the `action-taken` output. */
+export interface Paired {
+  /** The earlier docs pull request to close once this job's is open. */
+  readonly supersedes?: string | undefined
+  /** The docs pull request was told instead that its code pull request was `merged` or `closed`, or was `reopened`. */
+  readonly told?: 'merged' | 'closed' | 'reopened' | undefined
+}
+
+export function skipped(setup: StepSetup, reason: string, told?: Paired['told']): Decision<Paired> {
   setup.log.info(`Nothing is sent to the agent: ${reason}.`)
-  return action ? { kind: 'skipped', reason, action } : { kind: 'skipped', reason }
+  return told ? { kind: 'skipped', reason, extra: { told } } : { kind: 'skipped', reason }
 }
 
 /** The code pull request ended: its docs pull request is told (merged), or closed (closed unmerged). */
@@ -19,7 +27,7 @@ export async function endOfSource(
   setup: StepSetup,
   pull: PullRequestFacts,
   record: StoredComment | undefined
-): Promise<Decision> {
+): Promise<Decision<Paired>> {
   const how = pull.merged ? 'merged' : 'closed'
   const name = `pull request #${pull.number}`
   const docs = record?.state.pr
@@ -140,10 +148,10 @@ async function tellDocs(
 /** Once a job that replaces an earlier docs pull request has opened its own, the earlier one is closed, saying why. */
 export async function closeSuperseded(
   setup: StepSetup,
-  decision: Decision & { kind: 'job' },
+  decision: Decision<Paired> & { kind: 'job' },
   result: WaitResult
 ): Promise<void> {
-  const earlier = decision.supersedes
+  const earlier = decision.extra?.supersedes
   const opened = result.job?.pr
   if (earlier === undefined || result.kind !== 'completed' || opened?.kind !== 'link') return
   const ref = docsPull(setup, earlier)

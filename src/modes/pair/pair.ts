@@ -10,12 +10,12 @@ import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from '../../de
 import type { Decision, StepSetup } from '../../decide/decision.ts'
 import { beforeSpending } from '../../decide/gates.ts'
 import { type RunRecord, sendPrompt } from '../../decide/send.ts'
-import { endOfSource, reopenDocs, skipped } from './docs-pull.ts'
+import { endOfSource, type Paired, reopenDocs, skipped } from './docs-pull.ts'
 
 /** The events of a pull request that ask for docs: a start, or a follow-up with what is new. */
 const OPENING = new Set(['opened', 'reopened', 'ready_for_review'])
 
-export async function decidePair(setup: StepSetup): Promise<Decision> {
+export async function decidePair(setup: StepSetup): Promise<Decision<Paired>> {
   const { settings } = setup
   const change = await setup.reads?.change()
   if (change === undefined)
@@ -43,7 +43,7 @@ export async function decidePair(setup: StepSetup): Promise<Decision> {
   if (gated) return gated
   if (record === undefined) return start(setup, run, pull, undefined)
   const decided = await followUp(setup, run, pull, record)
-  return open?.reopened === true && decided.kind === 'skipped' ? { ...decided, action: 'reopened' } : decided
+  return open?.reopened === true && decided.kind === 'skipped' ? { ...decided, extra: { told: 'reopened' } } : decided
 }
 
 /** Why this event of the pull request asks for nothing, if it does not. */
@@ -74,7 +74,7 @@ async function start(
   run: RunRecord,
   pull: PullRequestFacts,
   supersedes: string | undefined
-): Promise<Decision> {
+): Promise<Decision<Paired>> {
   const { settings, log } = setup
   const prompt = settings.prompt ?? ''
   const state = { job: UNKNOWN_JOB, requests: [], ...(supersedes ? { supersedes } : {}) }
@@ -84,7 +84,7 @@ async function start(
   const decided = await sendPrompt(setup, run, { prompt, target: { kind: 'start' }, text, head: pull.headSha }, comment)
   if (decided.kind === 'job' && supersedes !== undefined) {
     log.info(`The new job's pull request will replace ${supersedes}, which is closed once the new one is open.`)
-    return { ...decided, supersedes }
+    return { ...decided, extra: { supersedes } }
   }
   return decided
 }
@@ -104,7 +104,7 @@ async function followUp(
   run: RunRecord,
   pull: PullRequestFacts,
   record: StoredComment
-): Promise<Decision> {
+): Promise<Decision<Paired>> {
   const { settings, log, reads } = setup
   const prompt = settings.prompt ?? ''
   const described = record.state.requests.findLast((request) => request.head !== undefined)?.head

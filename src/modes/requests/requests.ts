@@ -12,11 +12,24 @@ import { isTerminal } from '../../text/outcome.ts'
 import type { WaitResult } from '../../wait/job-wait.ts'
 import { requestBudget } from '../../wait/retry.ts'
 import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from '../../decide/tracked.ts'
-import type { Asked, Decision, StepSetup } from '../../decide/decision.ts'
+import type { Decision, StepSetup } from '../../decide/decision.ts'
 import { jobCap, sameLogin } from '../../decide/gates.ts'
 import { sendPrompt } from '../../decide/send.ts'
 
-export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: RequestRead): Promise<Decision> {
+/** A person's request, with `command` or `label`: who asked, what the step did with it, and their words. */
+export interface HandledRequest {
+  readonly by: string
+  /** `commanded` once a job was started or followed up for them. */
+  readonly taken: 'commanded' | 'status-replied' | 'usage-replied' | 'refused' | 'none'
+  /** Their instructions, when they gave any: the prompt sent. */
+  readonly prompt?: string | undefined
+}
+
+export async function decideRequest(
+  setup: StepSetup,
+  desk: RequestDesk,
+  read: RequestRead
+): Promise<Decision<HandledRequest>> {
   const { log } = setup
   if (read.kind === 'ignored') return { kind: 'skipped', reason: read.reason }
   const { request } = read
@@ -29,11 +42,11 @@ export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: R
   if (allowed !== undefined) return allowed
   log.info(`A request from ${who}, on #${request.number}.`)
   await desk.react(request, 'eyes')
-  const asked = (taken: Asked['taken'], prompt?: string): Asked => ({ by: request.by, taken, prompt })
+  const asked = (taken: HandledRequest['taken'], prompt?: string): HandledRequest => ({ by: request.by, taken, prompt })
   switch (request.command.kind) {
     case 'usage':
       await desk.reply(request, usage(setup))
-      return { kind: 'skipped', reason: 'the command holds no instructions', asked: asked('usage-replied') }
+      return { kind: 'skipped', reason: 'the command holds no instructions', extra: asked('usage-replied') }
     case 'status':
       return showStatus(setup, desk, request, asked('status-replied'))
     case 'ask':
@@ -56,7 +69,7 @@ export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: R
  * once it sent a prompt. A refusal, a status or a usage reply says nothing of the commit, and must not stand in for
  * the check a pull request requires; a comment that asks nothing gets nothing at all.
  */
-export function keepsCheck(read: RequestRead | undefined, decision: Decision): boolean {
+export function keepsCheck(read: RequestRead | undefined, decision: Decision<unknown>): boolean {
   return read === undefined || (read.kind === 'request' && decision.kind === 'job')
 }
 
@@ -66,7 +79,7 @@ async function mayItAsk(
   desk: RequestDesk,
   request: PersonRequest,
   who: string
-): Promise<Decision | undefined> {
+): Promise<Decision<HandledRequest> | undefined> {
   const needed = setup.settings.requests.permission
   let role
   try {
@@ -75,7 +88,7 @@ async function mayItAsk(
     await desk.react(request, 'confused')
     const why = forLog(setup.redact(errorMessage(error)), 200)
     const reason = `Could not read whether ${who} may ask (their permission on the repository: ${why}). Nothing was sent; run the step again.`
-    return { kind: 'error', reason, asked: { by: request.by, taken: 'none' } }
+    return { kind: 'error', reason, extra: { by: request.by, taken: 'none' } }
   }
   if (mayAsk(role, needed)) return undefined
   const word = setup.settings.requests.command
@@ -86,18 +99,23 @@ async function mayItAsk(
   )
   await desk.react(request, 'confused')
   const reason = `${who} may not ask: they have ${role} access, and command-permission asks for ${needed}`
-  return { kind: 'skipped', reason, asked: { by: request.by, taken: 'refused' } }
+  return { kind: 'skipped', reason, extra: { by: request.by, taken: 'refused' } }
 }
 
 /** A follow-up of the job recorded on the issue or pull request, or a new job when none is or `fresh` asks one. */
-async function sendAsked(setup: StepSetup, prompt: string, fresh: boolean, asked: Asked): Promise<Decision> {
+async function sendAsked(
+  setup: StepSetup,
+  prompt: string,
+  fresh: boolean,
+  asked: HandledRequest
+): Promise<Decision<HandledRequest>> {
   const read = await readTracked(setup, true)
-  if (read.kind !== 'read') return { ...read, asked }
+  if (read.kind !== 'read') return { ...read, extra: asked }
   const run = runRecord(setup)
   const earlier = await earlierAttempt(setup, read.tracked, run, prompt)
-  if (earlier) return { ...earlier, asked }
+  if (earlier) return { ...earlier, extra: asked }
   const capped = await jobCap(setup)
-  if (capped) return { ...capped, asked }
+  if (capped) return { ...capped, extra: asked }
   const last = fresh ? undefined : lastTrackedJob(read.tracked, setup.settings.projectId)
   const decided = last
     ? await sendPrompt(
@@ -112,7 +130,7 @@ async function sendAsked(setup: StepSetup, prompt: string, fresh: boolean, asked
         { prompt, target: { kind: 'start' } },
         setup.openComment({ state: { job: UNKNOWN_JOB, requests: [] }, find: false })
       )
-  return { ...decided, asked }
+  return { ...decided, extra: asked }
 }
 
 /**
@@ -123,14 +141,14 @@ async function showStatus(
   setup: StepSetup,
   desk: RequestDesk,
   request: PersonRequest,
-  asked: Asked
-): Promise<Decision> {
+  asked: HandledRequest
+): Promise<Decision<HandledRequest>> {
   const read = await readTracked(setup, true)
-  if (read.kind !== 'read') return { ...read, asked }
+  if (read.kind !== 'read') return { ...read, extra: asked }
   const last = lastTrackedJob(read.tracked, setup.settings.projectId)
   if (last === undefined) {
     await desk.reply(request, `No agent job is recorded here yet. ${usage(setup)}`)
-    return { kind: 'skipped', reason: 'status: no agent job is recorded here', asked }
+    return { kind: 'skipped', reason: 'status: no agent job is recorded here', extra: asked }
   }
   const jobId = last.state.job
   const answer = await setup.api.getJob(
@@ -148,7 +166,7 @@ async function showStatus(
       kind: answer.kind === 'cancelled' ? 'cancelled' : 'error',
       reason: `Could not read agent job "${forLog(jobId, 80)}" for its status: ${why}`,
       jobId,
-      asked
+      extra: asked
     }
   }
   const { job } = answer
@@ -166,7 +184,7 @@ async function showStatus(
     reason: `status: agent job "${forLog(jobId, 80)}" is ${forLog(job.status, 40)}`,
     jobId,
     job,
-    asked
+    extra: asked
   }
 }
 
@@ -178,9 +196,13 @@ function usage(setup: StepSetup): string {
 }
 
 /** Once the job asked for ends: `rocket` on the comment that asked when it completed with a pull request, else `confused`. */
-export async function answerRequest(setup: StepSetup, decision: Decision, result: WaitResult): Promise<void> {
+export async function answerRequest(
+  setup: StepSetup,
+  decision: Decision<HandledRequest>,
+  result: WaitResult
+): Promise<void> {
   const read = setup.desk?.read
-  if (read?.kind !== 'request' || decision.asked?.taken !== 'commanded') return
+  if (read?.kind !== 'request' || decision.extra?.taken !== 'commanded') return
   const opened = result.kind === 'completed' && result.job?.pr.kind === 'link'
   if (opened) await setup.desk?.react(read.request, 'rocket')
   else if (result.kind !== 'completed') await setup.desk?.react(read.request, 'confused')
