@@ -32,6 +32,10 @@ export interface StepSetup {
   readonly pulls: PullOperations | undefined
   /** With `mode: batch`: the branch's history, the merged pull requests, the digest issue. */
   readonly history: History | undefined
+  /** Who github-token acts as, asked of GitHub once; undefined without GitHub, or when it would not say. */
+  readonly login: () => Promise<string | undefined>
+  /** Who docs-token acts as, the same way. */
+  readonly docsLogin: () => Promise<string | undefined>
   /** With `command` or `label`, on an event a person asks with: what they asked, and the answers on GitHub. */
   readonly desk: RequestDesk | undefined
   /** Hosts whose pull request URLs the action can read: github.com and the runner's own. */

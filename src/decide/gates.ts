@@ -2,7 +2,6 @@
 // agent, nor the token's own identity: a generate, merge, generate loop), its labels, its files, its size; and whether
 // the action's own cap on jobs an hour leaves one to spend.
 import type { ChangedFile, ChangeFacts, EventChange } from '../github/change.ts'
-import type { GitHubReads } from '../github/reads.ts'
 import { countsAsChange, type Gates, MINTLIFY_BOT } from '../inputs/gates.ts'
 import { needsToken, type Settings } from '../inputs/settings.ts'
 import { formatDuration } from '../text/duration.ts'
@@ -22,7 +21,7 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
   if (gated !== undefined) {
     const free = gate(settings.gates, gated, [])
     const verdict =
-      free.kind === 'skip' ? free : gate(settings.gates, gated, await tokenSelves(settings, reads, gated.author))
+      free.kind === 'skip' ? free : gate(settings.gates, gated, await tokenSelves(settings, setup, gated.author))
     if (verdict.kind === 'skip') {
       log.info(`Skipped: ${verdict.reason}. Nothing is sent to the agent (GitHub requests: ${change.requests}).`)
       return { kind: 'skipped', reason: verdict.reason }
@@ -193,14 +192,14 @@ export interface TokenSelf {
  */
 export async function tokenSelves(
   settings: Settings,
-  reads: Pick<GitHubReads, 'login' | 'docsLogin'> | undefined,
+  logins: Pick<StepSetup, 'login' | 'docsLogin'> | undefined,
   author: string
 ): Promise<TokenSelf[]> {
   const app = author.toLowerCase().endsWith('[bot]')
   const asks = (token: string, used: boolean) => token !== '' && (used || app || !token.startsWith('ghs_'))
   const [own, docs] = await Promise.all([
-    asks(settings.githubToken, needsToken(settings.githubUse)) ? reads?.login() : undefined,
-    asks(settings.docsToken, false) ? reads?.docsLogin() : undefined
+    asks(settings.githubToken, needsToken(settings.githubUse)) ? logins?.login() : undefined,
+    asks(settings.docsToken, false) ? logins?.docsLogin() : undefined
   ])
   return [
     ...(own === undefined ? [] : [{ input: 'github-token', login: own } as const]),

@@ -1,6 +1,7 @@
 // What the event that started the run says about the change, read from its payload as if anything could be in it:
 // a field that is missing or of another type is empty, and an event without what it is about (its number) adds
 // nothing.
+import { eventLabel } from '../runner/events.ts'
 import type {
   ChangeFetch,
   Commit,
@@ -25,11 +26,6 @@ import {
   postOf,
   textOf
 } from './fields.ts'
-
-/** The event's name as our own words may quote it: the letters, digits and `_` of a GitHub event name. */
-function eventLabel(eventName: string): string {
-  return eventName.replace(/\W/g, '').slice(0, 50) || 'unnamed'
-}
 
 /**
  * What the event that started the run says about the change, and what to read from GitHub to describe it.

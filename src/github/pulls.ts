@@ -1,15 +1,12 @@
 // What the action does to pull requests besides its tracking comment: on the agent's docs pull request (a note, a
 // label, closing it, reading its files), and the check run on the code change that asked for it. Each is one piece of
 // GitHub work, bounded and described in our own words when it fails; none throws.
-import { context } from '@actions/github'
 import { randomUUID } from 'node:crypto'
-import type { Settings } from '../inputs/settings.ts'
-import type { Logger } from '../runner/io.ts'
-import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
 import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
-import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient } from './client.ts'
+import type { GitHubClient } from './client.ts'
+import type { GitHubSession } from './session.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, listOf, mayHaveLanded, positiveIntegerOf, textOf } from './fields.ts'
 
 /** A pull request by its repository (`owner/name`) and number. */
@@ -41,51 +38,16 @@ export interface CheckState {
 /** GitHub refuses a check run's summary longer than this. */
 const MAX_CHECK_SUMMARY = 65_535
 
-export interface PullWork {
-  readonly transport: Transport
-  /** The docs repository's access: `docs-token`, or else `github-token`. */
-  readonly docs: GitHubAccess
-  /** The workflow repository's access, for the check run. */
-  readonly own: GitHubAccess
-  readonly deadlineMs: number
-  /** Each request to GitHub ends within this (`request-timeout`). */
-  readonly requestTimeoutMs: number
-  /** Whether `docs` is `docs-token`: what a refusal's advice names. */
-  readonly docsToken: boolean
-}
-
 /** The operations, with `docs-token` for the docs repository when given, else `github-token`. */
-export function openPulls(
-  settings: Settings,
-  transport: Transport,
-  deadlineMs: number,
-  log: Logger,
-  apiUrl: string = context.apiUrl
-): PullOperations {
-  const access = (token: string) =>
-    githubAccess(token, apiUrl, transport, (message) => {
-      log.debug(message)
-    })
-  const docsToken = settings.docsToken !== ''
-  return pullOperations({
-    transport,
-    docs: access(docsToken ? settings.docsToken : settings.githubToken),
-    own: access(settings.githubToken),
-    deadlineMs,
-    requestTimeoutMs: settings.requestTimeoutMs,
-    docsToken
-  })
-}
-
-export function pullOperations(work: PullWork): PullOperations {
-  return new PullOperations(work)
+export function openPulls(session: GitHubSession): PullOperations {
+  return new PullOperations(session)
 }
 
 export class PullOperations {
-  readonly #work: PullWork
+  readonly #session: GitHubSession
 
-  constructor(work: PullWork) {
-    this.#work = work
+  constructor(session: GitHubSession) {
+    this.#session = session
   }
 
   /** Posts a comment on the docs pull request. */
@@ -145,7 +107,7 @@ export class PullOperations {
   head(ref: PullRef): Promise<Done<string>> {
     const doing = `read the head commit of ${describe(ref)}`
     const advice = 'the workflow needs permissions: pull-requests: read'
-    return this.#run(this.#work.own, doing, advice, async (client) => {
+    return this.#run('own', doing, advice, async (client) => {
       const { data } = await client.octokit.rest.pulls.get({ ...ownerAndName(ref.repository), pull_number: ref.number })
       return textOf(fieldsAt(data, 'head')['sha'])
     })
@@ -158,7 +120,7 @@ export class PullOperations {
    */
   startCheck(repository: string, name: string, headSha: string, state: CheckState) {
     const doing = `create the check run "${forLog(name, 100)}"`
-    return this.#run(this.#work.own, doing, CHECKS_ADVICE, async (client) => {
+    return this.#run('own', doing, CHECKS_ADVICE, async (client) => {
       const where = { ...ownerAndName(repository), name, head_sha: headSha, external_id: randomUUID() }
       const create = async () => {
         const created = await client.octokit.rest.checks.create({
@@ -179,7 +141,7 @@ export class PullOperations {
 
   /** Edits the check run. */
   updateCheck(repository: string, id: number, state: CheckState): Promise<Done<void>> {
-    return this.#run(this.#work.own, 'update the check run', CHECKS_ADVICE, async (client) => {
+    return this.#run('own', 'update the check run', CHECKS_ADVICE, async (client) => {
       await client.octokit.rest.checks.update({ ...ownerAndName(repository), check_run_id: id, ...checkFields(state) })
     })
   }
@@ -190,25 +152,19 @@ export class PullOperations {
     task: (client: GitHubClient, where: { owner: string; repo: string }) => Promise<T>
   ): Promise<Done<T>> {
     const repository = forLog(ref.repository, 100)
-    const advice = this.#work.docsToken
+    const advice = this.#session.docsToken
       ? `docs-token needs pull-requests: write on ${repository}`
       : `github-token reaches only this repository: pass a docs-token with pull-requests: write on ${repository}`
-    return this.#run(this.#work.docs, doing, advice, (client) => task(client, ownerAndName(ref.repository)))
+    return this.#run('docs', doing, advice, (client) => task(client, ownerAndName(ref.repository)))
   }
 
   async #run<T>(
-    access: GitHubAccess,
+    as: 'own' | 'docs',
     doing: string,
     advice: string,
     task: (client: GitHubClient) => Promise<T>
   ): Promise<Done<T>> {
-    const { transport, deadlineMs, requestTimeoutMs } = this.#work
-    const client = createGitHubClient(transport, access, {
-      deadlineMs,
-      cancellable: false,
-      throttled: true,
-      requestTimeoutMs
-    })
+    const client = this.#session.client({ cancellable: false }, as)
     try {
       return { kind: 'done', value: await client.bounded(task(client)) }
     } catch (error) {

@@ -138,7 +138,7 @@ async function takePulls(setup: StepSetup, history: History, pulls: readonly Mer
     }
     judged += 1
     const gated = gatedChangeOf({ facts: pull.facts, fetched, requests: 0 })
-    const selves = gated === undefined ? [] : await tokenSelves(settings, setup.reads, gated.author)
+    const selves = gated === undefined ? [] : await tokenSelves(settings, setup, gated.author)
     const verdict = gated === undefined ? { kind: 'pass' as const } : gate(settings.gates, gated, selves)
     if (verdict.kind === 'skip') skipped.push({ number: pull.facts.number, reason: verdict.reason })
     else parts.push({ pull, fetched })

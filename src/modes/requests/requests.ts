@@ -3,6 +3,7 @@
 // their words (with a label, with `prompt`), the recorded job's state, or how to ask. The comment that asked gets
 // `eyes` once accepted, `rocket` when the job completes with a pull request, `confused` when refused or failed.
 import type { PersonRequest, RequestDesk, RequestRead } from '../../github/requests.ts'
+import { THREAD_EVENTS } from '../../runner/events.ts'
 import type { Logger } from '../../runner/io.ts'
 import { mayAsk, type Requests, takesRequests } from '../../inputs/modes.ts'
 import type { Settings } from '../../inputs/settings.ts'
@@ -34,7 +35,7 @@ export async function decideRequest(
   if (read.kind === 'ignored') return { kind: 'skipped', reason: read.reason }
   const { request } = read
   const who = request.by === '' ? 'someone' : `"${forLog(request.by, 60)}"`
-  const self = await desk.login()
+  const self = await setup.login()
   if (self !== undefined && sameLogin(request.by.toLowerCase(), self)) {
     return { kind: 'skipped', reason: "the token's own comment" }
   }
@@ -216,17 +217,6 @@ export function asksNothing(settings: Settings, read: RequestRead | undefined): 
   return settings.mode === 'single' && takesRequests(settings.requests) && read === undefined
 }
 
-/** The events of an issue or a pull request: a workflow that runs a request step on them may mean it to act there. */
-const ISSUE_OR_PULL_EVENTS = new Set([
-  'issues',
-  'issue_comment',
-  'pull_request',
-  'pull_request_target',
-  'pull_request_review',
-  'pull_request_review_comment',
-  'pull_request_review_thread'
-])
-
 /**
  * The step answers only requests, and this event can never be one: skipped, with no request at all. On an event of an
  * issue or a pull request (a merged pull request, say), where the step was likely meant to act too, one warning says
@@ -238,7 +228,7 @@ export function notAsked(
   log: Logger
 ): Decision & { readonly kind: 'skipped' } {
   const asks = whatAsks(requests)
-  if (ISSUE_OR_PULL_EVENTS.has(event.name)) {
+  if (THREAD_EVENTS.has(event.name)) {
     const action = event.action ? ` (${forLog(event.action, 40)})` : ''
     const inputs = [requests.command && '"command"', requests.label && '"label"'].filter(Boolean).join(' and ')
     log.warning(
