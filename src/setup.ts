@@ -166,7 +166,7 @@ export async function openCheck(
     return undefined
   }
   const detailsUrl = setup.github?.run.url ?? runUrlOf(environment)
-  const target = { repository: environment.repository, name: settings.check.name, headSha, detailsUrl }
+  const target = { name: settings.check.name, headSha, detailsUrl }
   return new CheckRun(pulls, target, runner.log, runner.outputs)
 }
 
@@ -174,7 +174,7 @@ export async function openCheck(
 async function headOf(setup: StepSetup, pulls: PullOperations, environment: RunnerEnvironment): Promise<Done<string>> {
   const place = checkPlace((await setup.reads?.change())?.facts, environment.sha)
   if (place.kind === 'commit') return { kind: 'done', value: place.sha }
-  return pulls.head({ repository: environment.repository, number: place.number })
+  return pulls.head(place.number)
 }
 
 function runUrlOf(environment: RunnerEnvironment): string | undefined {

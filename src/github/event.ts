@@ -246,8 +246,8 @@ interface TargetSource {
   readonly issueNumberFrom?: 'issue-number' | 'digest' | undefined
   readonly eventName: string
   readonly payload: Record<string, unknown>
-  /** `owner/name`, from GITHUB_REPOSITORY. */
-  readonly repository: string
+  /** The repository's owner and name, from GITHUB_REPOSITORY; undefined when it names none. */
+  readonly repo: { readonly owner: string; readonly name: string } | undefined
 }
 
 type ResolvedTarget =
@@ -265,8 +265,9 @@ function numberField(value: unknown): number | undefined {
  * (`issues`, `issue_comment`, `pull_request`, `pull_request_target`, `pull_request_review`, ...).
  */
 export function resolveCommentTarget(source: TargetSource): ResolvedTarget {
-  const [owner, repo] = source.repository.split('/')
-  if (!owner || !repo) return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
+  if (source.repo === undefined)
+    return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
+  const { owner, name: repo } = source.repo
   if (source.issueNumber !== undefined) {
     const from = source.issueNumberFrom ?? 'issue-number'
     return { kind: 'target', target: { owner, repo, number: source.issueNumber, noun: 'issue or pull request', from } }

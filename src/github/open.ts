@@ -38,13 +38,13 @@ export type OpenedGitHub =
 
 /** The issue or pull request of the session's event, or `issueNumber` (a batch's digest issue), with its comments. */
 export function openGitHub(session: GitHubSession, issueNumber?: number): OpenedGitHub {
-  const { settings, run, log, redact, repository } = session
+  const { settings, run, log, redact } = session
   const resolved = resolveCommentTarget({
     issueNumber: issueNumber ?? settings.issueNumber,
     issueNumberFrom: settings.issueNumber === undefined ? 'digest' : 'issue-number',
     eventName: run.eventName,
     payload: run.payload,
-    repository
+    repo: session.repo
   })
   if (resolved.kind === 'none') return { kind: 'unavailable', reason: resolved.reason }
   const { target } = resolved

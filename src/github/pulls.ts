@@ -9,9 +9,10 @@ import type { GitHubClient } from './client.ts'
 import type { GitHubSession } from './session.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, listOf, mayHaveLanded, positiveIntegerOf, textOf } from './fields.ts'
 
-/** A pull request by its repository (`owner/name`) and number. */
+/** A pull request by its repository's owner and name, and its number. */
 export interface PullRef {
-  readonly repository: string
+  readonly owner: string
+  readonly repo: string
   readonly number: number
 }
 
@@ -104,11 +105,12 @@ export class PullOperations {
   }
 
   /** The head commit of a pull request of the workflow's repository, read for its check run. */
-  head(ref: PullRef): Promise<Done<string>> {
+  head(number: number): Promise<Done<string>> {
+    const ref = this.#own(number)
     const doing = `read the head commit of ${describe(ref)}`
     const advice = 'the workflow needs permissions: pull-requests: read'
     return this.#run('own', doing, advice, async (client) => {
-      const { data } = await client.octokit.rest.pulls.get({ ...ownerAndName(ref.repository), pull_number: ref.number })
+      const { data } = await client.octokit.rest.pulls.get({ owner: ref.owner, repo: ref.repo, pull_number: number })
       return textOf(fieldsAt(data, 'head')['sha'])
     })
   }
@@ -118,10 +120,11 @@ export class PullOperations {
    * have made a check run it answered with a 5xx or never answered at all, so before creating it again it looks for
    * that one, by its name, its head and the id this create gave it.
    */
-  startCheck(repository: string, name: string, headSha: string, state: CheckState) {
+  startCheck(name: string, headSha: string, state: CheckState) {
     const doing = `create the check run "${forLog(name, 100)}"`
     return this.#run('own', doing, CHECKS_ADVICE, async (client) => {
-      const where = { ...ownerAndName(repository), name, head_sha: headSha, external_id: randomUUID() }
+      const { owner, repo } = this.#own(0)
+      const where = { owner, repo, name, head_sha: headSha, external_id: randomUUID() }
       const create = async () => {
         const created = await client.octokit.rest.checks.create({
           ...where,
@@ -140,9 +143,10 @@ export class PullOperations {
   }
 
   /** Edits the check run. */
-  updateCheck(repository: string, id: number, state: CheckState): Promise<Done<void>> {
+  updateCheck(id: number, state: CheckState): Promise<Done<void>> {
+    const { owner, repo } = this.#own(0)
     return this.#run('own', 'update the check run', CHECKS_ADVICE, async (client) => {
-      await client.octokit.rest.checks.update({ ...ownerAndName(repository), check_run_id: id, ...checkFields(state) })
+      await client.octokit.rest.checks.update({ owner, repo, check_run_id: id, ...checkFields(state) })
     })
   }
 
@@ -151,11 +155,17 @@ export class PullOperations {
     doing: string,
     task: (client: GitHubClient, where: { owner: string; repo: string }) => Promise<T>
   ): Promise<Done<T>> {
-    const repository = forLog(ref.repository, 100)
+    const repository = forLog(`${ref.owner}/${ref.repo}`, 100)
     const advice = this.#session.docsToken
       ? `docs-token needs pull-requests: write on ${repository}`
       : `github-token reaches only this repository: pass a docs-token with pull-requests: write on ${repository}`
-    return this.#run('docs', doing, advice, (client) => task(client, ownerAndName(ref.repository)))
+    return this.#run('docs', doing, advice, (client) => task(client, { owner: ref.owner, repo: ref.repo }))
+  }
+
+  /** A pull request of the workflow's repository (GITHUB_REPOSITORY). */
+  #own(number: number): PullRef {
+    const { owner = '', name: repo = '' } = this.#session.repo ?? {}
+    return { owner, repo, number }
   }
 
   async #run<T>(
@@ -208,13 +218,8 @@ function madeCheck(data: unknown): { id: number; url: string } {
   return { id, url: textOf(fields['html_url']) }
 }
 
-function ownerAndName(repository: string): { owner: string; repo: string } {
-  const [owner = '', repo = ''] = repository.split('/')
-  return { owner, repo }
-}
-
 function describe(ref: PullRef): string {
-  return `pull request #${ref.number} in ${forLog(ref.repository, 100)}`
+  return `pull request #${ref.number} in ${forLog(`${ref.owner}/${ref.repo}`, 100)}`
 }
 
 function checkFields(state: CheckState) {
@@ -227,7 +232,7 @@ function checkFields(state: CheckState) {
 }
 
 async function readFiles(client: GitHubClient, ref: PullRef): Promise<PullFiles> {
-  const [owner = '', repo = ''] = ref.repository.split('/')
+  const { owner, repo } = ref
   const read = await listPullFiles(client, { owner, repo, number: ref.number }, GITHUB_MOST_FILES)
   return { files: changedFilesOf(read.entries).files ?? [], complete: read.complete }
 }

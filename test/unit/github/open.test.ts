@@ -145,7 +145,7 @@ describe('describeGitHubFailure', () => {
 })
 
 describe('resolveCommentTarget', () => {
-  const base = { issueNumber: undefined, repository: 'acme/docs' }
+  const base = { issueNumber: undefined, repo: { owner: 'acme', name: 'docs' } }
   it.each([
     ['issues', { issue: { number: 5 } }, 5, 'issue'],
     ['issue_comment', { issue: { number: 6, pull_request: { url: 'x' } } }, 6, 'pull request'],
