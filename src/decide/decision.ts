@@ -7,7 +7,7 @@ import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
 import type { History } from '../github/history.ts'
 import type { RequestDesk } from '../github/requests.ts'
-import type { TrackedRequest } from '../github/tracking-record.ts'
+import type { Submission } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Redact } from '../text/redact.ts'
@@ -64,7 +64,7 @@ export type Decision<Extra = never> =
       /** The job as the request's answer gave it; undefined when only waiting, or when the answer held none. */
       readonly job: AgentJob | undefined
       /** The request sent; undefined when none was. */
-      readonly request: TrackedRequest | undefined
+      readonly request: Submission | undefined
       /** A follow-up was sent: the job's earlier, finished status may linger for a moment. */
       readonly followedUp: boolean
       /** This step started or followed up the job: it may not be readable for a moment. */

@@ -56,7 +56,7 @@ export async function readEventChange(session: GitHubSession): Promise<EventChan
   }
   for (const warning of read.warnings) log.warning(warning)
   const fetched = redactedDeep(read.fetched, redact) as FetchedChanges
-  return { facts, fetched, requests: github.requestCount() }
+  return { facts, fetched, requests: github.callCount() }
 }
 
 /** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */

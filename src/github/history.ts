@@ -52,7 +52,7 @@ export class History {
 
   /** How many requests the reads took so far. */
   requests(): number {
-    return this.#client.requestCount()
+    return this.#client.callCount()
   }
 
   /** The branch the batch follows: `batch-branch`, or the repository's default branch. */

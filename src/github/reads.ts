@@ -122,7 +122,7 @@ class Reads implements GitHubReads {
     const read = await github.bounded(readChanges(github, fetch)).catch(() => ({ fetched: {}, warnings: [] }))
     for (const warning of read.warnings) this.#session.log.warning(warning)
     const fetched = redactedDeep(read.fetched, this.#session.redact) as EventChange['fetched']
-    return { facts, fetched, requests: github.requestCount() }
+    return { facts, fetched, requests: github.callCount() }
   }
 
   /**

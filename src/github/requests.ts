@@ -3,7 +3,7 @@
 // may ask (their role on the repository, read from GitHub's collaborator permission, never from author_association),
 // and the answers on GitHub: a reaction on the comment, a short reply, the label taken off again. Loaded in a chunk of
 // its own, with Octokit.
-import type { Requests, Role } from '../inputs/modes.ts'
+import type { RequestSettings, Role } from '../inputs/modes.ts'
 import { ROLES } from '../inputs/modes.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { GitHubClient } from './client.ts'
@@ -42,7 +42,7 @@ export type RequestRead =
  * when the event is not one a person asks with (the step goes on as the mode says): a comment needs `command`, and
  * an issue's or a pull request's event is a request only when a label was added and `label` is set.
  */
-export function readRequest(eventName: string, payload: unknown, requests: Requests): RequestRead | undefined {
+export function readRequest(eventName: string, payload: unknown, requests: RequestSettings): RequestRead | undefined {
   const action = textOf(fieldsOf(payload)['action'])
   const commented = COMMENT_EVENTS.has(eventName) && requests.command !== undefined
   if (!commented && !(action === 'labeled' && requests.label !== undefined)) return undefined

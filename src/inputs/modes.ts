@@ -29,7 +29,7 @@ export interface Modes {
   /** With `mode: batch`. */
   readonly batch: Batching
   /** Requests from people: a comment command, a label. */
-  readonly requests: Requests
+  readonly requests: RequestSettings
 }
 
 /** The repository roles, least first: who may ask is at least `command-permission`. */
@@ -37,7 +37,7 @@ export const ROLES = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as
 export type Role = (typeof ROLES)[number]
 const ASKING_ROLES: readonly Role[] = ['triage', 'write', 'maintain', 'admin']
 
-export interface Requests {
+export interface RequestSettings {
   /** The word a comment's first line starts with to ask (`/docs`); undefined: comments ask nothing. */
   readonly command: string | undefined
   /** The least role on the repository a person needs to ask. */
@@ -54,7 +54,7 @@ export function mayAsk(role: Role, needed: Role): boolean {
 }
 
 /** Whether people can ask: a command or a label is set. */
-export function takesRequests(requests: Requests): boolean {
+export function takesRequests(requests: RequestSettings): boolean {
   return requests.command !== undefined || requests.label !== undefined
 }
 
@@ -109,12 +109,12 @@ export function readModes(reader: InputReader, request: { readonly jobId: string
     docsToken: readGitHubToken(reader, false, 'docs-token'),
     check: check ? { name: checkName } : undefined,
     docsPaths: readPatterns(reader, 'docs-paths'),
-    requests: readRequests(reader)
+    requests: readRequestSettings(reader)
   }
 }
 
 /** `command`, `command-permission`, `label` and `label-remove`. */
-export function readRequests(reader: InputReader): Requests {
+export function readRequestSettings(reader: InputReader): RequestSettings {
   const command = reader.text('command')
   if (command !== '' && !/^[^\s@]\S{0,39}$/.test(command)) {
     reader.problem(

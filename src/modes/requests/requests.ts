@@ -5,7 +5,7 @@
 import type { PersonRequest, RequestDesk, RequestRead } from '../../github/requests.ts'
 import { THREAD_EVENTS } from '../../runner/events.ts'
 import type { Logger } from '../../runner/io.ts'
-import { mayAsk, type Requests, takesRequests } from '../../inputs/modes.ts'
+import { mayAsk, type RequestSettings, takesRequests } from '../../inputs/modes.ts'
 import type { Settings } from '../../inputs/settings.ts'
 import { UNKNOWN_JOB } from '../../github/tracking-record.ts'
 import { codeSpan, errorMessage, forLog } from '../../text/untrusted.ts'
@@ -223,7 +223,7 @@ export function asksNothing(settings: Settings, read: RequestRead | undefined): 
  * so in the inputs' terms; on any other (a push, a release, a schedule), the skip's own line is all.
  */
 export function notAsked(
-  requests: Requests,
+  requests: RequestSettings,
   event: { readonly name: string; readonly action: string | undefined },
   log: Logger
 ): Decision & { readonly kind: 'skipped' } {
@@ -239,7 +239,7 @@ export function notAsked(
 }
 
 /** What asks, in the inputs' terms: a comment that starts with the command, adding the label. */
-function whatAsks(requests: Requests): string {
+function whatAsks(requests: RequestSettings): string {
   const comment = requests.command && `a comment that starts with ${forLog(requests.command, 40)}`
   const label = requests.label && `adding the label "${forLog(requests.label, 50)}"`
   return [label, comment].filter(Boolean).join(' or ')

@@ -24,7 +24,7 @@ export async function chooseJob(setup: StepSetup): Promise<Decision> {
   const run = runRecord(setup)
   const earlier = await earlierAttempt(setup, tracked, run, prompt)
   if (earlier) return earlier
-  const choice = chooseRequest(settings, tracked)
+  const choice = chooseTarget(settings, tracked)
   if (choice.kind === 'follow-up') {
     const own = tracked.findLast((comment) => comment.state.job === choice.jobId)
     const start = { state: own?.state ?? { job: choice.jobId, requests: [] }, commentId: own?.id, find: !own }
@@ -44,7 +44,7 @@ function waitOnly(setup: StepSetup, jobId: string): Decision {
   return { kind: 'job', jobId, job: undefined, request: undefined, followedUp: false, sent: false, comment }
 }
 
-export type RequestChoice =
+export type TargetChoice =
   | { readonly kind: 'follow-up'; readonly jobId: string }
   /** `untracked`: a follow-up was asked for, but no job of this project is tracked on the issue yet. */
   | { readonly kind: 'start'; readonly untracked: boolean }
@@ -53,7 +53,7 @@ export type RequestChoice =
  * Where the prompt goes: to job-id; with `follow-up`, to the job of this project whose tracking comment was
  * updated last; otherwise to a new job.
  */
-export function chooseRequest(settings: Settings, tracked: readonly StoredComment[]): RequestChoice {
+export function chooseTarget(settings: Settings, tracked: readonly StoredComment[]): TargetChoice {
   if (settings.jobId !== undefined) return { kind: 'follow-up', jobId: settings.jobId }
   if (!settings.followUp) return { kind: 'start', untracked: false }
   const last = lastTrackedJob(tracked, settings.projectId)

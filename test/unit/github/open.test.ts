@@ -77,7 +77,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
     signal: controller.signal,
     installation: true,
     rateLimitHit: () => options.rateLimit,
-    requestCount: () => 0,
+    callCount: () => 0,
     noAnswer: () => undefined,
     bounded: (work) => work
   }
