@@ -34,7 +34,7 @@ const INPUT_GROUPS: readonly (readonly [string, readonly string[]])[] = [
     'Gates and quotas',
     ['paths', 'paths-ignore', 'skip-labels', 'skip-authors', 'min-changed-lines', 'max-jobs-per-hour']
   ],
-  ['RequestSettings from comments and labels', ['command', 'command-permission', 'label', 'label-remove']],
+  ['Requests from comments and labels', ['command', 'command-permission', 'label', 'label-remove']],
   ['Reporting', ['comment', 'issue-number', 'github-token', 'check', 'check-name', 'docs-paths', 'preview', 'fail-on']],
   ['Time', ['timeout', 'poll-interval', 'max-poll-interval', 'request-timeout']]
 ]

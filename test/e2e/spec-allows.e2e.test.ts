@@ -10,7 +10,7 @@ import {
   markerOf,
   promptHash,
   readMarker,
-  type Submission,
+  type Submission as TrackedRequest,
   type TrackingState
 } from '../../src/github/tracking-record.ts'
 import { renderComment } from '../../src/report/comment-body.ts'
@@ -171,7 +171,7 @@ describe('secrets that are short', () => {
 
 /** A tracking comment's body as the action writes it: the marker for `state`, and a line of text. */
 const tracking = (state: TrackingState, text = 'an earlier report'): string => `${markerOf(state)}\n${text}`
-const request = (overrides: Partial<Submission> = {}): Submission => ({
+const request = (overrides: Partial<TrackedRequest> = {}): TrackedRequest => ({
   kind: 'start',
   run: '4242',
   attempt: 1,
