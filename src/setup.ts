@@ -3,19 +3,21 @@
 // check run), loaded with Octokit in chunks of their own, so that a run that uses none of it never loads Octokit.
 import { createAdminApi } from './admin-api/client.ts'
 import { githubHosts } from './admin-api/agent-job.ts'
-import { asksNothing } from './decide/command.ts'
+import { digestIssue } from './modes/batch/batch.ts'
+import { asksNothing } from './modes/requests/requests.ts'
 import type { StepSetup } from './decide/decision.ts'
 import type { EventChange } from './github/change.ts'
 import type { History } from './github/history.ts'
-import type { OpenedGitHub, Where } from './github/open.ts'
+import type { OpenedGitHub } from './github/open.ts'
 import type { Done, PullOperations } from './github/pulls.ts'
-import { httpStatusOf } from './github/fields.ts'
 import type { GitHubReads } from './github/reads.ts'
 import type { RequestDesk } from './github/requests.ts'
+import type { GitHubSession } from './github/session.ts'
 import { takesRequests } from './inputs/modes.ts'
 import { type Settings, usesIssue } from './inputs/settings.ts'
 import { composePrompt } from './prompt/compose.ts'
 import type { Cancel, RunnerEnvironment } from './runner/environment.ts'
+import { CHANGE_EVENTS, REQUEST_EVENTS } from './runner/events.ts'
 import type { RunnerIo } from './runner/io.ts'
 import { CheckRun, checkPlace } from './report/check-run.ts'
 import { startLine } from './report/report.ts'
@@ -39,22 +41,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const clock = stepClock(transport.cancelSignal)
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
-  const desk = askedWith(settings, environment.eventName) ? await loadDesk(settings, outside) : undefined
-  // A step that answers people, on an event that asks nothing, ends at once: it needs nothing more.
-  const asked = !asksNothing(settings, desk?.read)
-  // A batch finds its digest issue by the action's own records, and so who the token acts as.
-  const batch = settings.mode === 'batch'
-  const reads =
-    asked && (readsChange(settings, environment.eventName) || batch) ? await loadReads(settings, outside) : undefined
-  const history = batch ? await loadHistory(settings, outside) : undefined
-  const digest = history ? await digestIssue(settings, { history, reads }, outside) : undefined
-  const opened =
-    digest?.kind === 'unavailable'
-      ? digest
-      : asked && usesIssue(settings.githubUse)
-        ? await loadGitHub(settings, outside, { login: reads && (() => reads.login()), issueNumber: digest?.number })
-        : undefined
-  const pulls = asked && usesPulls(settings) ? await loadPulls(settings, outside) : undefined
+  const { session, desk, reads, history, opened, pulls } = await openGitHubSide(settings, outside)
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
   runner.log.info(startLine(settings))
@@ -81,6 +68,8 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     history,
     desk,
     redact: transport.redact,
+    login: async () => (session instanceof Error ? undefined : session?.login()),
+    docsLogin: async () => (session instanceof Error ? undefined : session?.docsLogin()),
     githubHosts: githubHosts(environment.serverUrl),
     runId: environment.runId,
     step: environment.step,
@@ -105,6 +94,59 @@ function composeFor(
   if (!asked) return composePrompt(prompt, settings, change, redact, runner.log)
   // A person who may ask has decided the change is worth a job: the agent is not told it may change nothing.
   return composePrompt(prompt, { ...settings, noChangeNote: false }, withoutComment(change), redact, runner.log)
+}
+
+/**
+ * GitHub as far as the step uses it: one session, then each room of work on it, each loaded in a chunk of its own
+ * only by a run that uses it.
+ */
+async function openGitHubSide(settings: Settings, outside: Outside) {
+  const { environment, runner, transport } = outside
+  const session = usesGitHub(settings, environment.eventName) ? await loadSession(settings, outside) : undefined
+  const desk = askedWith(settings, environment.eventName) ? await loadDesk(session, outside) : undefined
+  // A step that answers people, on an event that asks nothing, ends at once: it needs nothing more.
+  const asked = !asksNothing(settings, desk?.read)
+  // A batch finds its digest issue by the action's own records, and so who the token acts as.
+  const batch = settings.mode === 'batch'
+  const reads =
+    asked && (readsChange(settings, environment.eventName) || batch)
+      ? await loadReads(settings, session, outside)
+      : undefined
+  const history = batch ? await loadHistory(session, outside) : undefined
+  const digest = history ? await digestIssue(settings, { history, reads }, runner.log, transport.redact) : undefined
+  const opened =
+    digest?.kind === 'unavailable'
+      ? digest
+      : asked && usesIssue(settings.githubUse)
+        ? await loadGitHub(session, digest?.number, transport.redact)
+        : undefined
+  const pulls = asked && usesPulls(settings) ? await loadPulls(session, outside) : undefined
+  return { session, desk, reads, history, opened, pulls }
+}
+
+/** Whether the step may use GitHub at all: the union of what each room of GitHub work is loaded for. */
+function usesGitHub(settings: Settings, eventName: string): boolean {
+  return (
+    askedWith(settings, eventName) ||
+    readsChange(settings, eventName) ||
+    settings.mode === 'batch' ||
+    usesIssue(settings.githubUse) ||
+    usesPulls(settings)
+  )
+}
+
+/**
+ * GitHub for the whole step (see github/session.ts): the chunk that holds Octokit. What kept it from opening (the
+ * event file, GITHUB_API_URL) is told by each room of work that needed it, in its own words.
+ */
+async function loadSession(settings: Settings, outside: Outside): Promise<GitHubSession | Error> {
+  const { transport, environment, runner } = outside
+  const where = { repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
+  try {
+    return (await import('./github/session.ts')).openSession(settings, transport, where)
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error))
+  }
 }
 
 /** The change without the comment that started the run: a request's comment is the prompt, not material. */
@@ -136,7 +178,7 @@ export async function openCheck(
     return undefined
   }
   const detailsUrl = setup.github?.run.url ?? runUrlOf(environment)
-  const target = { repository: environment.repository, name: settings.check.name, headSha, detailsUrl }
+  const target = { name: settings.check.name, headSha, detailsUrl }
   return new CheckRun(pulls, target, runner.log, runner.outputs)
 }
 
@@ -144,22 +186,13 @@ export async function openCheck(
 async function headOf(setup: StepSetup, pulls: PullOperations, environment: RunnerEnvironment): Promise<Done<string>> {
   const place = checkPlace((await setup.reads?.change())?.facts, environment.sha)
   if (place.kind === 'commit') return { kind: 'done', value: place.sha }
-  return pulls.head({ repository: environment.repository, number: place.number })
+  return pulls.head(place.number)
 }
 
 function runUrlOf(environment: RunnerEnvironment): string | undefined {
   if (!environment.serverUrl || !environment.repository || !environment.runId) return undefined
   return `${environment.serverUrl}/${environment.repository}/actions/runs/${environment.runId}`
 }
-
-/** The events a person asks with: a comment (with `command`), an added label (with `label`). */
-const REQUEST_EVENTS = new Set([
-  'issue_comment',
-  'pull_request_review_comment',
-  'issues',
-  'pull_request',
-  'pull_request_target'
-])
 
 /** Whether this event may be a request, for the step to read what it asks (see github/requests.ts). */
 function askedWith(settings: Settings, eventName: string): boolean {
@@ -179,28 +212,19 @@ async function loaded<T>(outside: Outside, cannot: string, load: () => Promise<T
   }
 }
 
-/** Where GitHub work reads and writes, within what time, and where it tells. */
-function whereOf({ environment, runner }: Outside) {
-  return { repository: environment.repository, deadlineMs: GITHUB_DEADLINE_MS, log: runner.log }
-}
-
 /** What a person asks, and the answers on GitHub (see github/requests.ts). */
-function loadDesk(settings: Settings, outside: Outside): Promise<RequestDesk | undefined> {
+function loadDesk(session: GitHubSession | Error | undefined, outside: Outside): Promise<RequestDesk | undefined> {
   return loaded(outside, 'The request in this event cannot be read (an error in the action).', async () =>
-    (await import('./github/requests.ts')).openDesk(settings, outside.transport, whereOf(outside))
+    (await import('./github/requests.ts')).openDesk(opened(session))
   )
 }
 
-/** Events that are about a change the gates can judge (an author, labels, files). */
-const CHANGE_EVENTS = new Set([
-  'pull_request',
-  'pull_request_target',
-  'pull_request_review_comment',
-  'push',
-  'issues',
-  'issue_comment',
-  'release'
-])
+/** The session, for a room of work to be built on; throws what kept it from opening. */
+function opened(session: GitHubSession | Error | undefined): GitHubSession {
+  if (session instanceof Error) throw session
+  if (session === undefined) throw new Error('GitHub is not used by this step')
+  return session
+}
 
 /** Whether the step reads the change the event is about: for `context: auto`, to gate it, or to find its commit. */
 function readsChange(settings: Settings, eventName: string): boolean {
@@ -219,72 +243,40 @@ function usesPulls(settings: Settings): boolean {
 }
 
 /** The reads of GitHub (see github/reads.ts). */
-function loadReads(settings: Settings, outside: Outside): Promise<GitHubReads | undefined> {
+function loadReads(
+  settings: Settings,
+  session: GitHubSession | Error | undefined,
+  outside: Outside
+): Promise<GitHubReads | undefined> {
   const cannot = `What changed could not be read (an error in the action): ${settings.context === 'auto' ? 'context: auto adds nothing, and ' : ''}the gates let the change through.`
-  return loaded(outside, cannot, async () =>
-    (await import('./github/reads.ts')).openReads(settings, outside.transport, whereOf(outside))
-  )
+  return loaded(outside, cannot, async () => (await import('./github/reads.ts')).openReads(opened(session)))
 }
 
 /** With `mode: batch`: the repository's history (see github/history.ts). */
-function loadHistory(settings: Settings, outside: Outside): Promise<History | undefined> {
+function loadHistory(session: GitHubSession | Error | undefined, outside: Outside): Promise<History | undefined> {
   return loaded(outside, "The repository's history cannot be read (an error in the action).", async () => {
     const { History } = await import('./github/history.ts')
-    return new History(settings, outside.transport, whereOf(outside))
+    return new History(opened(session))
   })
 }
 
-/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
-async function digestIssue(
-  settings: Settings,
-  { history, reads }: { readonly history: History; readonly reads: GitHubReads | undefined },
-  { runner, transport }: Outside
-): Promise<
-  { readonly kind: 'ready'; readonly number: number } | { readonly kind: 'unavailable'; readonly reason: string }
-> {
-  if (settings.issueNumber !== undefined) return { kind: 'ready', number: settings.issueNumber }
-  const label = settings.batch.digestLabel
-  try {
-    if (reads === undefined) throw new Error('the reads of GitHub could not be set up')
-    const number = await history.digest(label, reads)
-    runner.log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
-    return { kind: 'ready', number }
-  } catch (error) {
-    const why = forLog(transport.redact(errorMessage(error)), 300)
-    const status = httpStatusOf(error)
-    const advice =
-      status === 404
-        ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'
-        : status === 401 || status === 403 || status === undefined
-          ? 'the workflow needs permissions: issues: write'
-          : 'GitHub failed; the next run tries again'
-    return {
-      kind: 'unavailable',
-      reason: `the digest issue labelled "${forLog(label, 80)}" could not be found or opened (${why}); ${advice}`
-    }
-  }
-}
-
 /** The writes to pull requests (see github/pulls.ts). */
-function loadPulls(settings: Settings, outside: Outside): Promise<PullOperations | undefined> {
+function loadPulls(session: GitHubSession | Error | undefined, outside: Outside): Promise<PullOperations | undefined> {
   const cannot = 'The docs pull request and the check run cannot be reached (an error in the action).'
-  return loaded(outside, cannot, async () =>
-    (await import('./github/pulls.ts')).openPulls(settings, outside.transport, GITHUB_DEADLINE_MS, outside.runner.log)
-  )
+  return loaded(outside, cannot, async () => (await import('./github/pulls.ts')).openPulls(opened(session)))
 }
 
 /** The issue or pull request and its tracking comments (see github/open.ts). Never throws. */
 async function loadGitHub(
-  settings: Settings,
-  outside: Outside,
-  more: Pick<Where, 'login' | 'issueNumber'>
+  session: GitHubSession | Error | undefined,
+  issueNumber: number | undefined,
+  redact: Redact
 ): Promise<OpenedGitHub> {
-  const { transport, environment, runner } = outside
   try {
     const { openGitHub } = await import('./github/open.ts')
-    return openGitHub(settings, transport, { repository: environment.repository, log: runner.log, ...more })
+    return openGitHub(opened(session), issueNumber)
   } catch (error) {
-    const reason = forLog(transport.redact(errorMessage(error)), 300)
+    const reason = forLog(redact(errorMessage(error)), 300)
     return { kind: 'unavailable', reason: `GitHub could not be set up (${reason})` }
   }
 }

@@ -2,12 +2,14 @@
 // for, or none, as the mode and the gates say), follow the job (wait, build its preview, hold its pull request to
 // docs-paths), and report the outcome through the outputs, the summary, the log, the tracking comment and the check.
 import type { AgentJob } from './admin-api/agent-job.ts'
-import { chooseJob } from './decide/choose.ts'
+import { decideSingle } from './modes/single/single.ts'
 import type { Decision, StepSetup } from './decide/decision.ts'
-import { beforeSpending, checkGuardrail } from './decide/gates.ts'
-import { closeSuperseded, decidePair } from './decide/pair.ts'
-import { decideBatch, notifyCovered } from './decide/batch.ts'
-import { answerRequest, asksNothing, decideRequest, keepsCheck, notAsked } from './decide/command.ts'
+import { checkGuardrail } from './after-job/guardrail.ts'
+import { decidePair } from './modes/pair/pair.ts'
+import { closeSuperseded, type Paired } from './modes/pair/docs-pull.ts'
+import { decideBatch, notifyCovered } from './modes/batch/batch.ts'
+import { answerRequest, decideRequest, type HandledRequest, keepsCheck, notAskedOf } from './modes/requests/requests.ts'
+import type { BatchPlan } from './github/tracking-record.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
 import type { Redact } from './text/redact.ts'
@@ -26,13 +28,14 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   const setup = await setUpStep(settings, outside)
   const event = { name: outside.environment.eventName, action: setup.desk?.action }
   const asked = notAskedOf(setup, event)
-  const decision = asked ?? (await decide(setup))
+  const decided: Decided = asked === undefined ? await decide(setup) : { mode: 'requests', decision: asked }
+  const { decision } = decided
   const checked = settings.check !== undefined && asked === undefined && keepsCheck(setup.desk?.read, decision)
   const check = checked ? await openCheck(setup, outside.environment, outside.runner) : undefined
-  const facts = stepFacts(settings, decision, setup.redact)
+  const facts = stepFacts(settings, decided, setup.redact)
   const report = reporter(settings, outside.runner, facts, check, outside.cancel.lastCall)
   if (decision.kind === 'job') {
-    await followJob(decision, setup, outside.runner, report, check)
+    await followJob(decision, decided, setup, outside.runner, report, check)
     return
   }
   // The comment, if a request was recorded on it, says why nothing is waited for; a request that may have reached the
@@ -54,37 +57,47 @@ export async function runStep(settings: Settings, outside: Outside): Promise<voi
   await report(result, decision.comment)
 }
 
+/** How this run decided, with what its mode alone knows (a typed extra of its own). */
+type Decided =
+  | { readonly mode: 'single'; readonly decision: Decision }
+  | { readonly mode: 'pair'; readonly decision: Decision<Paired> }
+  | { readonly mode: 'batch'; readonly decision: Decision<BatchPlan> }
+  | { readonly mode: 'requests'; readonly decision: Decision<HandledRequest> }
+
 /** What to do with this event, as the mode says; the gates first, wherever a prompt would be sent. */
-async function decide(setup: StepSetup): Promise<Decision> {
-  const { desk } = setup
-  if (desk?.read) return decideRequest(setup, desk, desk.read)
-  if (setup.settings.mode === 'batch') return decideBatch(setup)
-  if (setup.settings.mode === 'pair') {
-    const change = await setup.reads?.change()
-    if (change === undefined)
-      return { kind: 'error', reason: 'mode: pair could not read the event: GitHub could not be set up.' }
-    return decidePair(setup, change)
+async function decide(setup: StepSetup): Promise<Decided> {
+  const { desk, settings } = setup
+  if (desk?.read) return { mode: 'requests', decision: await decideRequest(setup, desk, desk.read) }
+  switch (settings.mode) {
+    case 'single':
+      return { mode: 'single', decision: await decideSingle(setup) }
+    case 'pair':
+      return { mode: 'pair', decision: await decidePair(setup) }
+    case 'batch':
+      return { mode: 'batch', decision: await decideBatch(setup) }
   }
-  return (await beforeSpending(setup)) ?? chooseJob(setup)
 }
 
-/**
- * A step that answers people acts only when asked: a comment without the command, opening an issue, a push or taking
- * a label off asks nothing, and gets nothing, not a request to GitHub, not even a check run (in any mode: a pair's
- * code pull request's conversation too). The decision that says so; undefined when the event may ask.
- */
-function notAskedOf(
-  setup: StepSetup,
-  event: { readonly name: string; readonly action: string | undefined }
-): Decision | undefined {
-  const { settings, desk } = setup
-  if (desk?.read?.kind === 'ignored') return { kind: 'skipped', reason: desk.read.reason }
-  return asksNothing(settings, desk?.read) ? notAsked(settings.requests, event, setup.log) : undefined
+/** Once the job has ended: the mode's own work, nothing else's. */
+async function afterJob(decided: Decided, setup: StepSetup, result: WaitResult): Promise<void> {
+  switch (decided.mode) {
+    case 'single':
+      return
+    case 'pair':
+      if (decided.decision.kind === 'job') await closeSuperseded(setup, decided.decision, result)
+      return
+    case 'batch':
+      if (decided.decision.kind === 'job') await notifyCovered(setup, decided.decision, result)
+      return
+    case 'requests':
+      return answerRequest(setup, decided.decision, result)
+  }
 }
 
 /** Once the job is known: say so (the job-id output, the comment, the check), wait unless told not to, and report. */
 async function followJob(
-  decision: Decision & { kind: 'job' },
+  decision: Decision<unknown> & { kind: 'job' },
+  decided: Decided,
   setup: StepSetup,
   runner: RunnerIo,
   report: Report,
@@ -119,9 +132,7 @@ async function followJob(
   })
   logged.end()
   const guardrail = await checkGuardrail(setup, result)
-  await closeSuperseded(setup, decision, result)
-  await notifyCovered(setup, decision, result)
-  await answerRequest(setup, decision, result)
+  await afterJob(decided, setup, result)
   const preview = settings.preview ? await previewPhase(result, setup, runner, comment) : undefined
   await report(result, comment, { preview, guardrail })
 }
@@ -166,12 +177,13 @@ async function previewPhase(
  * The job and the prompt (redacted: it may quote the key), for the summary and the outputs: the request made, or the
  * one that was tried.
  */
-function stepFacts(settings: Settings, decision: Decision, redact: Redact): StepFacts {
+function stepFacts(settings: Settings, decided: Decided, redact: Redact): StepFacts {
+  const { decision } = decided
   const tried = settings.jobId === undefined ? 'start' : 'follow-up'
   const sentKind = decision.kind === 'job' ? decision.request?.kind : decision.kind === 'skipped' ? undefined : tried
   const made = decision.kind === 'job' && decision.sent ? decision.request?.kind : undefined
-  const ended = decision.kind === 'skipped' ? decision.action : undefined
-  const { asked } = decision
+  const ended = decided.mode === 'pair' && decision.kind === 'skipped' ? decided.decision.extra?.told : undefined
+  const asked = decided.mode === 'requests' ? decided.decision.extra : undefined
   const taken = made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : (ended ?? 'none')
   const prompt = asked?.prompt ?? settings.prompt
   return {
@@ -180,7 +192,7 @@ function stepFacts(settings: Settings, decision: Decision, redact: Redact): Step
     requestedBy: asked?.by,
     jobsStarted: made === 'start' ? 1 : 0,
     jobId: decision.jobId,
-    batch: decision.kind === 'job' || decision.kind === 'skipped' ? decision.batch : undefined,
+    batch: decided.mode === 'batch' ? decided.decision.extra : undefined,
     sent:
       prompt === undefined || sentKind === undefined
         ? undefined

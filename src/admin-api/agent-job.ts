@@ -150,6 +150,8 @@ function descriptiveFields(body: Record<string, unknown>, redact: Redact) {
 interface PullRequestRef {
   /** `owner/name`. */
   readonly repository: string
+  readonly owner: string
+  readonly repo: string
   readonly number: number
 }
 
@@ -197,7 +199,7 @@ function parsePullRequestPath(path: string): PullRequestRef | undefined {
   if (!Number.isSafeInteger(number)) return undefined
   const [ownerName, repoName] = [safeDecode(owner), safeDecode(name)]
   if (!ownerName || !repoName || !/^[\w.-]+$/.test(ownerName) || !/^[\w.-]+$/.test(repoName)) return undefined
-  return { repository: `${ownerName}/${repoName}`, number }
+  return { repository: `${ownerName}/${repoName}`, owner: ownerName, repo: repoName, number }
 }
 
 function safeDecode(text: string): string | undefined {

@@ -13,7 +13,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export type Answer = Exchange & { readonly kind: 'answer' }
 
 /** What an answer is judged against: the request it answers, and what the job in it must be. */
-export interface Asked {
+export interface ApiCall {
   readonly projectId: string
   /** The job the answer must be about; undefined when creating one. */
   readonly jobId: string | undefined
@@ -57,7 +57,10 @@ function bodyOf(answer: Answer): { readonly kind: 'json'; readonly json: unknown
 }
 
 /** The job in a 2xx answer, or why there is none. */
-export function jobInAnswer(answer: Answer, asked: Asked): { readonly kind: 'job'; readonly job: AgentJob } | NotAJob {
+export function jobInAnswer(
+  answer: Answer,
+  asked: ApiCall
+): { readonly kind: 'job'; readonly job: AgentJob } | NotAJob {
   const decoded = bodyOf(answer)
   if (decoded.kind !== 'json') return decoded
   const parsed = parseJob(decoded.json, asked)
@@ -74,7 +77,7 @@ export type Acceptance =
  * What a 2xx answer to a create or follow-up says. The API's description marks no field of a job as required: an
  * answer with a usable id (for a follow-up, no id, or the id it was sent to) means the API acted, status or not.
  */
-export function acceptanceIn(answer: Answer, asked: Asked): Acceptance {
+export function acceptanceIn(answer: Answer, asked: ApiCall): Acceptance {
   const decoded = bodyOf(answer)
   if (decoded.kind !== 'json') return decoded
   const { json } = decoded
@@ -111,7 +114,7 @@ const MAKE_A_KEY = "Admin API keys are made on the dashboard's API keys page, un
 export function refusalOfAnyRequest(
   answer: Answer,
   described: string,
-  asked: Pick<Asked, 'redact' | 'what'>
+  asked: Pick<ApiCall, 'redact' | 'what'>
 ): string | undefined {
   const { status, headers } = answer
   if (status >= 300 && status < 400) {
@@ -128,7 +131,7 @@ export function refusalOfAnyRequest(
  * A 403: the key is valid but not allowed this request. The API's own words say why when they can: a plan without
  * API access, an IP allowlist; otherwise a refused write is most likely a key limited to read.
  */
-function forbidden(described: string, asked: Pick<Asked, 'what'>): string {
+function forbidden(described: string, asked: Pick<ApiCall, 'what'>): string {
   const refused = `The API refused ${asked.what === undefined ? 'this request' : `to ${asked.what}`} (${described})`
   if (/\bplan\b/i.test(described)) {
     return `${refused}: your Mintlify plan does not include API access. The admin API and the agent need a Pro or Enterprise plan.`
@@ -169,12 +172,12 @@ export function unlikeTheApi(answer: Answer, redact: Redact): string | undefined
 }
 
 /** base-url, named, with what its answer was. */
-export function notTheApi(asked: Asked, method: 'GET' | 'POST', what: string): string {
+export function notTheApi(asked: ApiCall, method: 'GET' | 'POST', what: string): string {
   return `base-url (${asked.baseUrl.href}) does not look like the Mintlify admin API: ${method} ${asked.target.href} answered ${what}, where the API answers JSON. Set base-url to the admin API's root (https://api.mintlify.com, the default).`
 }
 
 /** base-url, named, when it has never answered: connecting to it failed, for `triedMs`. */
-export function unreachedBaseUrl(asked: Pick<Asked, 'baseUrl'>, words: string, triedMs: number): string {
+export function unreachedBaseUrl(asked: Pick<ApiCall, 'baseUrl'>, words: string, triedMs: number): string {
   return `base-url (${asked.baseUrl.href}) could not be reached for ${formatDuration(triedMs)}, and has not answered once: ${words}. Check base-url (the admin API's root, https://api.mintlify.com by default), and that this runner can reach it (a runner behind a proxy needs HTTPS_PROXY).`
 }
 

@@ -8,7 +8,7 @@ import type { AgentJob } from './agent-job.ts'
 import {
   acceptanceIn,
   type Answer,
-  type Asked,
+  type ApiCall,
   describeAnswer,
   jobInAnswer,
   notTheApi,
@@ -55,7 +55,7 @@ export type PollResult =
 /** Client errors that a later attempt can outlive: request timeout, too early, rate limited. */
 const RETRIABLE_CLIENT_ERRORS = new Set([408, 425, 429])
 
-export function classifyPoll(exchanged: Exchange, timeoutMs: number, asked: Asked): PollResult {
+export function classifyPoll(exchanged: Exchange, timeoutMs: number, asked: ApiCall): PollResult {
   switch (exchanged.kind) {
     case 'cancelled':
       return { kind: 'cancelled' }
@@ -72,7 +72,7 @@ export function classifyPoll(exchanged: Exchange, timeoutMs: number, asked: Aske
   }
 }
 
-function classifyPollFault(fault: NetworkFault, asked: Asked): PollResult {
+function classifyPollFault(fault: NetworkFault, asked: ApiCall): PollResult {
   const reason = faultWords(fault, 'the API', asked.redact)
   if (fault.kind === 'proxy refused' && fault.status === PROXY_AUTH_REQUIRED) {
     return { kind: 'permanent', reason: `Could not read the job: ${reason}. ${PROXY_CREDENTIALS}.` }
@@ -93,11 +93,11 @@ export const PROXY_CREDENTIALS =
   "Put the proxy's user and password in the runner's HTTPS_PROXY (http://user:password@proxy:port)"
 
 /** What a failed TLS handshake means: no byte was sent, and only a change of address or certificates helps. */
-export function untrusted(asked: Pick<Asked, 'baseUrl'>): string {
+export function untrusted(asked: Pick<ApiCall, 'baseUrl'>): string {
   return `The handshake failed before any byte of the request was sent, and trying again cannot change it: check base-url (${asked.baseUrl.href}), and for a server whose certificate comes from a private authority, give the runner that authority's certificate (NODE_EXTRA_CA_CERTS)`
 }
 
-function classifyPollAnswer(answer: Exchange & { kind: 'answer' }, asked: Asked): PollResult {
+function classifyPollAnswer(answer: Exchange & { kind: 'answer' }, asked: ApiCall): PollResult {
   const { status } = answer
   const unlike = unlikeTheApi(answer, asked.redact)
   if (unlike !== undefined && (asked.neverAnswered || status === 405)) {
@@ -158,12 +158,12 @@ export type SubmitResult =
   /** Cancelled while the request was under way: it may or may not have reached the API. */
   | { readonly kind: 'cancelled' }
 
-export interface AskedToSubmit extends Asked {
+export interface SubmitCall extends ApiCall {
   /** `start the agent job`, `send the follow-up to agent job "7"`: what the request does, for messages. */
   readonly what: string
 }
 
-export function classifySubmit(exchanged: Exchange, timeoutMs: number, asked: AskedToSubmit): SubmitResult {
+export function classifySubmit(exchanged: Exchange, timeoutMs: number, asked: SubmitCall): SubmitResult {
   switch (exchanged.kind) {
     case 'cancelled':
       return { kind: 'cancelled' }
@@ -176,7 +176,7 @@ export function classifySubmit(exchanged: Exchange, timeoutMs: number, asked: As
   }
 }
 
-function classifySubmitFailure(failure: Exchange & { kind: 'network' }, asked: AskedToSubmit): SubmitResult {
+function classifySubmitFailure(failure: Exchange & { kind: 'network' }, asked: SubmitCall): SubmitResult {
   const { fault } = failure
   const reason = faultWords(fault, 'the API', asked.redact)
   // A proxy that does not open the tunnel never passed the request on, and a failed handshake sent no byte of it.
@@ -194,7 +194,7 @@ function classifySubmitFailure(failure: Exchange & { kind: 'network' }, asked: A
     : { kind: 'not sent', reason }
 }
 
-function classifySubmitAnswer(answer: Answer, asked: AskedToSubmit): SubmitResult {
+function classifySubmitAnswer(answer: Answer, asked: SubmitCall): SubmitResult {
   const { status } = answer
   const unlike = unlikeTheApi(answer, asked.redact)
   if (unlike !== undefined) {
@@ -223,7 +223,7 @@ function classifySubmitAnswer(answer: Answer, asked: AskedToSubmit): SubmitResul
   return { kind: 'unsure', reason: described }
 }
 
-function notFoundReason(described: string, asked: AskedToSubmit): string {
+function notFoundReason(described: string, asked: SubmitCall): string {
   const { jobId, projectId } = asked
   const what =
     jobId === undefined

@@ -7,7 +7,14 @@ import { faultWords, PROXY_AUTH_REQUIRED } from '../transport/network-fault.ts'
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
 import { isRecord } from './agent-job.ts'
-import { type Answer, type Asked, decodeJson, describeAnswer, parseRetryAfter, refusalOfAnyRequest } from './answer.ts'
+import {
+  type Answer,
+  type ApiCall,
+  decodeJson,
+  describeAnswer,
+  parseRetryAfter,
+  refusalOfAnyRequest
+} from './answer.ts'
 import { PROXY_CREDENTIALS, untrusted } from './job-answers.ts'
 
 /** The statuses after which a build no longer changes. */
@@ -67,7 +74,7 @@ export type BuildPoll =
   | { readonly kind: 'permanent'; readonly reason: string }
   | { readonly kind: 'cancelled' }
 
-type PreviewAsked = Pick<Asked, 'redact' | 'baseUrl' | 'target' | 'what'>
+type PreviewAsked = Pick<ApiCall, 'redact' | 'baseUrl' | 'target' | 'what'>
 
 /** What went wrong before any answer, as a fault worth trying again; a proxy wanting credentials, or TLS, stops. */
 function withoutAnswer(exchanged: Exchange & { kind: 'timeout' | 'network' }, timeoutMs: number, asked: PreviewAsked) {

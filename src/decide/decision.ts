@@ -7,7 +7,7 @@ import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
 import type { History } from '../github/history.ts'
 import type { RequestDesk } from '../github/requests.ts'
-import type { BatchPlan, TrackedRequest } from '../github/tracking-record.ts'
+import type { Submission } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Redact } from '../text/redact.ts'
@@ -32,6 +32,10 @@ export interface StepSetup {
   readonly pulls: PullOperations | undefined
   /** With `mode: batch`: the branch's history, the merged pull requests, the digest issue. */
   readonly history: History | undefined
+  /** Who github-token acts as, asked of GitHub once; undefined without GitHub, or when it would not say. */
+  readonly login: () => Promise<string | undefined>
+  /** Who docs-token acts as, the same way. */
+  readonly docsLogin: () => Promise<string | undefined>
   /** With `command` or `label`, on an event a person asks with: what they asked, and the answers on GitHub. */
   readonly desk: RequestDesk | undefined
   /** Hosts whose pull request URLs the action can read: github.com and the runner's own. */
@@ -49,49 +53,35 @@ export interface StepSetup {
   readonly compose: (prompt: string) => Promise<string>
 }
 
-/** A person's request, with `command` or `label`: who asked, what the step did with it, and their words. */
-export interface Asked {
-  readonly by: string
-  /** `commanded` once a job was started or followed up for them. */
-  readonly taken: 'commanded' | 'status-replied' | 'usage-replied' | 'refused' | 'none'
-  /** Their instructions, when they gave any: the prompt sent. */
-  readonly prompt?: string | undefined
-}
-
-export type Decision =
+/**
+ * What a mode decided. `extra` is what that mode alone knows and does its after-job work with (a pair's docs pull
+ * request, a batch's window, a person's request); the shared decisions carry none.
+ */
+export type Decision<Extra = never> =
   | {
       readonly kind: 'job'
       readonly jobId: string
       /** The job as the request's answer gave it; undefined when only waiting, or when the answer held none. */
       readonly job: AgentJob | undefined
       /** The request sent; undefined when none was. */
-      readonly request: TrackedRequest | undefined
+      readonly request: Submission | undefined
       /** A follow-up was sent: the job's earlier, finished status may linger for a moment. */
       readonly followedUp: boolean
       /** This step started or followed up the job: it may not be readable for a moment. */
       readonly sent: boolean
       readonly comment: TrackingComment | undefined
-      /** With `mode: pair`: the earlier docs pull request to close once this job's is open. */
-      readonly supersedes?: string | undefined
-      /** With `mode: batch`: what the batch covers. */
-      readonly batch?: BatchPlan | undefined
-      readonly asked?: Asked | undefined
+      readonly extra?: Extra | undefined
     }
-  /**
-   * Nothing worth a job: nothing was sent, and the reason (one line) says why. With `mode: pair`, `action` says when
-   * the docs pull request was told instead that its code pull request was `merged` or `closed`, or was `reopened`.
-   */
+  /** Nothing worth a job: nothing was sent, and the reason (one line) says why. */
   | {
       readonly kind: 'skipped'
       readonly reason: string
-      readonly action?: 'merged' | 'closed' | 'reopened'
       /** With `mode: batch`: the record of a batch whose every pull request the gates skipped. */
       readonly comment?: TrackingComment | undefined
       /** The job a status request read, and what it read. */
       readonly jobId?: string | undefined
       readonly job?: AgentJob | undefined
-      readonly batch?: BatchPlan | undefined
-      readonly asked?: Asked | undefined
+      readonly extra?: Extra | undefined
     }
   /**
    * Nothing to wait for: the reason says why (and, when a request may have reached the API, where to look); with
@@ -108,5 +98,5 @@ export type Decision =
       readonly refusedWith?: number | undefined
       /** Cancelled before the prompt was sent: nothing was started, and no follow-up sent. */
       readonly nothingSent?: boolean
-      readonly asked?: Asked | undefined
+      readonly extra?: Extra | undefined
     }

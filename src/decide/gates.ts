@@ -2,13 +2,10 @@
 // agent, nor the token's own identity: a generate, merge, generate loop), its labels, its files, its size; and whether
 // the action's own cap on jobs an hour leaves one to spend.
 import type { ChangedFile, ChangeFacts, EventChange } from '../github/change.ts'
-import type { GitHubReads } from '../github/reads.ts'
 import { countsAsChange, type Gates, MINTLIFY_BOT } from '../inputs/gates.ts'
 import { needsToken, type Settings } from '../inputs/settings.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
-import { type Guardrail, namedFiles } from '../report/verdict.ts'
-import type { WaitResult } from '../wait/job-wait.ts'
 import type { Decision, StepSetup } from './decision.ts'
 
 /**
@@ -24,7 +21,7 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
   if (gated !== undefined) {
     const free = gate(settings.gates, gated, [])
     const verdict =
-      free.kind === 'skip' ? free : gate(settings.gates, gated, await tokenSelves(settings, reads, gated.author))
+      free.kind === 'skip' ? free : gate(settings.gates, gated, await tokenSelves(settings, setup, gated.author))
     if (verdict.kind === 'skip') {
       log.info(`Skipped: ${verdict.reason}. Nothing is sent to the agent (GitHub requests: ${change.requests}).`)
       return { kind: 'skipped', reason: verdict.reason }
@@ -203,17 +200,17 @@ export interface TokenSelf {
  */
 export async function tokenSelves(
   settings: Settings,
-  reads: Pick<GitHubReads, 'login' | 'docsLogin'> | undefined,
+  logins: Pick<StepSetup, 'login' | 'docsLogin'> | undefined,
   author: string
 ): Promise<TokenSelf[]> {
   const app = author.toLowerCase().endsWith('[bot]')
   const asks = (token: string, used: boolean) => token !== '' && (used || app || !token.startsWith('ghs_'))
-  if (reads === undefined) return []
+  if (logins === undefined) return []
   const own = asks(settings.githubToken, needsToken(settings.githubUse))
   const docs = settings.docsToken !== '' && app
   const [ownLogin, docsLogin] = await Promise.all([
-    own ? reads.login() : undefined,
-    docs ? reads.docsLogin() : undefined
+    own ? logins.login() : undefined,
+    docs ? logins.docsLogin() : undefined
   ])
   return [
     ...(own ? [{ input: 'github-token', login: ownLogin } as const] : []),
@@ -251,46 +248,4 @@ export function capReached(settings: Settings, started: number): string | undefi
   const cap = settings.maxJobsPerHour
   if (cap === undefined || started < cap) return undefined
   return `max-jobs-per-hour (${cap}) is reached: this action started ${started} ${plural(started, 'job')} of project "${forLog(settings.projectId)}" in this repository in the last ${formatDuration(HOUR_MS)}, by its own records`
-}
-
-/**
- * With `docs-paths`: whether the agent's pull request touched only the files it may, read once the job completed with
- * one; undefined when there is nothing to check. Nothing is closed or changed by a violation.
- */
-export async function checkGuardrail(setup: StepSetup, result: WaitResult): Promise<Guardrail | undefined> {
-  const { settings, pulls, log } = setup
-  const filter = settings.docsPaths
-  const pr = result.job?.pr
-  if (filter === undefined || result.kind !== 'completed' || pr?.kind !== 'link') return undefined
-  if (pr.pullRequest === undefined) {
-    return unchecked(log, `${pr.url.href} is not a GitHub pull request whose files can be read`)
-  }
-  if (pulls === undefined) return unchecked(log, 'GitHub could not be set up')
-  const read = await pulls.files(pr.pullRequest)
-  if (read.kind === 'warning') return unchecked(log, read.warning)
-  const { files, complete } = read.value
-  // A file moved into the docs counts where it came from too: moving src/billing.ts changes src/.
-  const outside = [...new Set(files.flatMap(touched))].filter((path) => !filter.matches(path))
-  if (outside.length === 0 && !complete) {
-    return unchecked(
-      log,
-      `${pr.url.href} changes more files than GitHub lists (${files.length.toLocaleString('en-US')}), so the others cannot be checked.`
-    )
-  }
-  if (outside.length === 0) {
-    log.info(`docs-paths: the agent's pull request touched only docs-paths (${files.length} files).`)
-    return { kind: 'passed' }
-  }
-  log.warning(`docs-paths: the agent's pull request touched files outside docs-paths: ${namedFiles(outside)}.`)
-  return { kind: 'violated', files: outside }
-}
-
-/** The paths a changed file touches: its own, and the one it was renamed from. */
-function touched(file: ChangedFile): string[] {
-  return file.previousPath === undefined ? [file.path] : [file.previousPath, file.path]
-}
-
-function unchecked(log: StepSetup['log'], reason: string): Guardrail {
-  log.warning(`docs-paths was not checked: ${reason}`)
-  return { kind: 'unchecked', reason }
 }

@@ -5,7 +5,7 @@ import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { PollResult } from '../admin-api/job-answers.ts'
 import type { GitHub } from '../github/open.ts'
 import type { StoredComment } from '../github/tracking-comments.ts'
-import { type TrackedRequest, tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
+import { type Submission, tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { isTerminal } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
@@ -19,11 +19,11 @@ export function isRerun(setup: StepSetup, github: GitHub): boolean {
 
 export interface EarlierAttempt {
   readonly comment: StoredComment
-  readonly request: TrackedRequest
+  readonly request: Submission
 }
 
 /** What this attempt sends, to match against what earlier attempts sent. */
-export interface WantedRequest {
+export interface WantedSubmission {
   readonly run: string
   /** This attempt: a record of this attempt or a later one cannot be of an earlier attempt, whoever wrote it. */
   readonly attempt: number
@@ -42,7 +42,7 @@ export interface WantedRequest {
  */
 export function findEarlierAttempt(
   tracked: readonly StoredComment[],
-  wanted: WantedRequest
+  wanted: WantedSubmission
 ): EarlierAttempt | undefined {
   let latest: EarlierAttempt | undefined
   for (const comment of tracked) {
@@ -58,7 +58,7 @@ export function findEarlierAttempt(
   return latest
 }
 
-export type EarlierVerdict =
+export type Rerun =
   /** The earlier attempt's job is still on it, or completed with a pull request: wait for it, sending nothing. */
   | {
       readonly kind: 'wait'
@@ -80,11 +80,11 @@ const START_A_NEW_RUN =
  * What to do about an earlier attempt, given what reading its job said (`read` is undefined when the earlier
  * attempt never learned its job's id) and the time now.
  */
-export function judgeEarlierAttempt(
+export function rerunOf(
   earlier: EarlierAttempt,
   read: Exclude<PollResult, { kind: 'cancelled' }> | undefined,
   now: number
-): EarlierVerdict {
+): Rerun {
   const jobId = earlier.comment.state.job
   if (jobId === UNKNOWN_JOB || read === undefined) {
     return {
@@ -111,7 +111,7 @@ export function judgeEarlierAttempt(
 }
 
 /** The earlier attempt's job has ended, as the API reports it. */
-function judgeEndedJob(earlier: EarlierAttempt, readJob: AgentJob, now: number): EarlierVerdict {
+function judgeEndedJob(earlier: EarlierAttempt, readJob: AgentJob, now: number): Rerun {
   const jobId = earlier.comment.state.job
   const job = `agent job "${forLog(jobId)}"`
   const state = forLog(readJob.status)
@@ -150,7 +150,7 @@ export async function continueEarlierAttempt(setup: StepSetup, earlier: EarlierA
   if (read?.kind === 'cancelled') {
     return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', nothingSent: true }
   }
-  const verdict = judgeEarlierAttempt(earlier, read, setup.clock.date())
+  const verdict = rerunOf(earlier, read, setup.clock.date())
   switch (verdict.kind) {
     case 'send nothing':
       return { kind: 'error', reason: verdict.reason }

@@ -5,11 +5,11 @@
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { SubmitResult } from '../admin-api/job-answers.ts'
 import { unreachedBaseUrl } from '../admin-api/answer.ts'
-import { promptHash, type TrackedRequest } from '../github/tracking-record.ts'
+import { promptHash, type Submission } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { TrackingComment } from '../report/tracking-comment.ts'
 import { formatDuration } from '../text/duration.ts'
-import { firstLine, forLog } from '../text/untrusted.ts'
+import { promptLine, forLog } from '../text/untrusted.ts'
 import { type Clock, faultLog, retry, UNREACHED_WINDOW_MS } from '../wait/retry.ts'
 import type { Decision, StepSetup } from './decision.ts'
 
@@ -48,13 +48,13 @@ export async function sendPrompt(
   const shown = setup.redact(prompt)
   log.info(
     job === undefined
-      ? `Starting an agent job in ${project} with the prompt: ${firstLine(shown, 100)}`
-      : `Sending a follow-up to ${job} in ${project}: ${firstLine(shown, 100)}`
+      ? `Starting an agent job in ${project} with the prompt: ${promptLine(shown, 100)}`
+      : `Sending a follow-up to ${job} in ${project}: ${promptLine(shown, 100)}`
   )
   // The record and a re-run's search go by the prompt as the user wrote it, not the text read from GitHub.
   const text = await (ask.text ?? (() => setup.compose(prompt)))()
   const request = {
-    ...trackedRequest(settings, run, setup.clock, { prompt, shown }, target.kind),
+    ...submissionOf(settings, run, setup.clock, { prompt, shown }, target.kind),
     ...(ask.head ? { head: ask.head } : {})
   }
   await comment?.recordBeforeSending(request)
@@ -67,7 +67,7 @@ export async function sendPrompt(
     comment?.withdraw(request)
     return { kind: 'error', reason: unrecorded, comment }
   }
-  const sent = await sendRequest({
+  const sent = await submit({
     settings,
     send: (timeoutMs) =>
       target.kind === 'start'
@@ -89,9 +89,9 @@ export async function sendPrompt(
 
 /** The request was not accepted: one that may have reached the API stays on record, unsure, so a re-run sends nothing. */
 function notAccepted(
-  sent: Exclude<Sent, { kind: 'accepted' }>,
+  sent: Exclude<Submitted, { kind: 'accepted' }>,
   target: PromptTarget,
-  request: TrackedRequest,
+  request: Submission,
   comment: TrackingComment | undefined
 ): Decision {
   const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
@@ -115,11 +115,11 @@ function recordMissing(settings: Settings, comment: TrackingComment | undefined)
   return `Nothing was sent to the agent: the request could not be recorded on GitHub first, and the next run, which decides by that record, would send it again. ${why} Once that is fixed, run the workflow again (a new run, if a re-run says an earlier attempt could not tell whether it sent).`
 }
 
-function startWording(project: string): RequestWording {
+function startWording(project: string): SubmitWording {
   return { verb: 'start the agent job', gerund: 'Starting the agent job', lookFor: `a new agent job in ${project}` }
 }
 
-function followUpWording(job: string): RequestWording {
+function followUpWording(job: string): SubmitWording {
   return {
     verb: `send the follow-up to ${job}`,
     gerund: `Sending the follow-up to ${job}`,
@@ -128,19 +128,19 @@ function followUpWording(job: string): RequestWording {
 }
 
 /** The request to record: the prompt's hash, and its first line as shown (redacted), for people. */
-function trackedRequest(
+function submissionOf(
   settings: Settings,
   run: RunRecord,
   clock: Clock,
   prompt: { readonly prompt: string; readonly shown: string },
-  kind: TrackedRequest['kind']
-): TrackedRequest {
+  kind: Submission['kind']
+): Submission {
   return {
     kind,
     run: run.id,
     attempt: run.attempt,
     prompt: promptHash(prompt.prompt),
-    line: firstLine(prompt.shown),
+    line: promptLine(prompt.shown),
     project: settings.projectId,
     at: clock.date(),
     ...(run.step ? { step: run.step } : {})
@@ -148,7 +148,7 @@ function trackedRequest(
 }
 
 /** What is being sent, in words for the log and the messages. */
-export interface RequestWording {
+export interface SubmitWording {
   /** `start the agent job` */
   readonly verb: string
   /** `Starting the agent job` */
@@ -157,18 +157,18 @@ export interface RequestWording {
   readonly lookFor: string
 }
 
-export interface SendOptions {
+export interface SubmitOptions {
   readonly settings: Settings
   /** Sends the request once, within `timeoutMs`. */
   readonly send: (timeoutMs: number) => Promise<SubmitResult>
-  readonly wording: RequestWording
+  readonly wording: SubmitWording
   /** When the step's time runs out (`timeout`, from the step's start). */
   readonly deadline: number
   readonly clock: Clock
   readonly log: (message: string) => void
 }
 
-export type Sent =
+export type Submitted =
   /** The API acted: the job's id, and the job when its answer carried one with a status. */
   | { readonly kind: 'accepted'; readonly jobId: string; readonly job: AgentJob | undefined }
   /** Nothing was started; the reason says why and what to do; `refusedWith`: the status of the API's no. */
@@ -184,10 +184,10 @@ export type Sent =
 const RATE_LIMIT_NOTE = 'Mintlify allows 100 agent job starts and follow-ups an hour per project.'
 
 /** base-url never answered: the request was never sent. */
-type Unreached = Sent & { readonly kind: 'error' }
+type Unreached = Submitted & { readonly kind: 'error' }
 
 /** Sends the request; only one the API surely did not act on is sent again, after a backoff, within the deadline. */
-export async function sendRequest(options: SendOptions): Promise<Sent> {
+export async function submit(options: SubmitOptions): Promise<Submitted> {
   const { wording, settings, clock } = options
   /** The last answer that said the request was not sent, and why: what the log and the final message quote. */
   let notSent: (SubmitResult & { kind: 'not sent' }) | undefined
@@ -244,10 +244,10 @@ export async function sendRequest(options: SendOptions): Promise<Sent> {
 
 /** The timeout came before the request could be sent: the last reason, and when a spent quota resets. */
 function pastTimeout(
-  options: SendOptions,
+  options: SubmitOptions,
   notSent: (SubmitResult & { kind: 'not sent' }) | undefined,
   retried: { readonly tries: number; readonly waitMs: number | undefined }
-): Sent {
+): Submitted {
   const asked =
     notSent?.retryAfterMs === undefined ? '' : `; it asked to wait ${formatDuration(retried.waitMs ?? 0)} (Retry-After)`
   const attempts = `${retried.tries} ${retried.tries === 1 ? 'attempt' : 'attempts'}`
@@ -268,7 +268,7 @@ function resetSentence(now: number, waitMs: number | undefined): string {
 }
 
 /** What a request that was answered (or may have been) means. */
-function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }> | Unreached, wording: RequestWording): Sent {
+function sentOnce(result: Exclude<SubmitResult, { kind: 'not sent' }> | Unreached, wording: SubmitWording): Submitted {
   switch (result.kind) {
     case 'accepted':
     case 'error':

@@ -2,10 +2,6 @@
 // diffs), or a push's compare (its commits and files), narrowed where they are read. A file without a usable name is
 // left out and counted; any other field of the wrong type is taken as missing. A read that fails leaves its part
 // out, in our own words.
-import { context } from '@actions/github'
-import type { Settings } from '../inputs/settings.ts'
-import type { Logger } from '../runner/io.ts'
-import type { Transport } from '../transport/transport.ts'
 import { formatDuration } from '../text/duration.ts'
 import { redactedDeep } from '../text/redact.ts'
 import type {
@@ -19,8 +15,9 @@ import type {
   MergedPull,
   PullRequestFacts
 } from './change.ts'
-import { createGitHubClient, type GitHubClient, githubAccess, isRateLimitAnswer } from './client.ts'
+import { type GitHubClient, isRateLimitAnswer } from './client.ts'
 import { factsFromEvent } from './event.ts'
+import type { GitHubSession, RunInfo } from './session.ts'
 import {
   countOf,
   fieldsAt,
@@ -33,45 +30,19 @@ import {
   textOf
 } from './fields.ts'
 
-/** What the action reads of the event. */
-export type EventInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>
-
-/** Where the change is read from, and where the reading is told. */
-export interface ChangeSources {
-  readonly transport: Transport
-  /** `owner/name`, from GITHUB_REPOSITORY. */
-  readonly repository: string
-  /** Everything read from GitHub ends within this. */
-  readonly deadlineMs: number
-  readonly log: Logger
-}
-
 /**
  * The change the event that started the run is about, and, when the settings need them, what GitHub says about it (a
  * pull request's files, a push's compare), read within one deadline. Never throws: a read that fails leaves its part out, with a warning in our own
  * words. What the event and GitHub say is redacted here, before anything is built from it, since what is built
  * shortens what it quotes: a secret cut in two would no longer be recognised.
  */
-export async function readEventChange(
-  settings: Settings,
-  sources: ChangeSources,
-  event: EventInfo = context
-): Promise<EventChange> {
-  const { log, transport } = sources
-  const { redact } = transport
+export async function readEventChange(session: GitHubSession): Promise<EventChange> {
+  const { log, redact, settings, run: event } = session
   const use: ChangeUse = settings.context === 'auto' ? 'context' : 'gates'
-  const payload = redactedDeep(event.payload, redact) as EventInfo['payload']
-  const { facts, fetch } = factsFromEvent(event.eventName, payload, sources.repository)
+  const payload = redactedDeep(event.payload, redact) as RunInfo['payload']
+  const { facts, fetch } = factsFromEvent(event.eventName, payload, session.repository)
   if (fetch.kind === 'none' || !settings.githubUse.readFiles) return { facts, fetched: {}, requests: 0 }
-  const access = githubAccess(settings.githubToken, event.apiUrl, transport, (message) => {
-    log.debug(message)
-  })
-  const github = createGitHubClient(transport, access, {
-    deadlineMs: sources.deadlineMs,
-    cancellable: true,
-    throttled: true,
-    requestTimeoutMs: settings.requestTimeoutMs
-  })
+  const github = session.client({ cancellable: true })
   let read: ReadChanges
   try {
     read = await github.bounded(readChanges(github, fetch, use))
@@ -80,12 +51,12 @@ export async function readEventChange(
     const { who, consequence } = USES[use]
     read = {
       fetched: { unreadable: [unreadable] },
-      warnings: [`${who}: ${unreadable} (${formatDuration(sources.deadlineMs)}); ${consequence}.`]
+      warnings: [`${who}: ${unreadable} (${formatDuration(session.deadlineMs)}); ${consequence}.`]
     }
   }
   for (const warning of read.warnings) log.warning(warning)
   const fetched = redactedDeep(read.fetched, redact) as FetchedChanges
-  return { facts, fetched, requests: github.requestCount() }
+  return { facts, fetched, requests: github.callCount() }
 }
 
 /** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */

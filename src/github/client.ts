@@ -59,7 +59,7 @@ export interface GitHubClient {
   /** The rate limit that made a request give up, if one did. */
   rateLimitHit(): RateLimitHit | undefined
   /** How many requests were sent, retries included. */
-  requestCount(): number
+  callCount(): number
   /**
    * What went wrong, in words, when a request got no answer from GitHub at all (the network, a proxy, request-timeout);
    * undefined when GitHub answered.
@@ -161,7 +161,7 @@ export function createGitHubClient(transport: Transport, access: GitHubAccess, w
     signal,
     installation: isInstallationToken(access.token),
     rateLimitHit: () => hit,
-    requestCount: () => requests,
+    callCount: () => requests,
     noAnswer: (error) => noAnswerWords(error, transport, access.apiUrl, work.requestTimeoutMs),
     bounded: (pending) => raceAgainst(signal, pending)
   }

@@ -1,6 +1,7 @@
 // What the event that started the run says about the change, read from its payload as if anything could be in it:
 // a field that is missing or of another type is empty, and an event without what it is about (its number) adds
 // nothing.
+import { eventLabel } from '../runner/events.ts'
 import type {
   ChangeFetch,
   Commit,
@@ -25,11 +26,6 @@ import {
   postOf,
   textOf
 } from './fields.ts'
-
-/** The event's name as our own words may quote it: the letters, digits and `_` of a GitHub event name. */
-function eventLabel(eventName: string): string {
-  return eventName.replace(/\W/g, '').slice(0, 50) || 'unnamed'
-}
 
 /**
  * What the event that started the run says about the change, and what to read from GitHub to describe it.
@@ -250,8 +246,8 @@ interface TargetSource {
   readonly issueNumberFrom?: 'issue-number' | 'digest' | undefined
   readonly eventName: string
   readonly payload: Record<string, unknown>
-  /** `owner/name`, from GITHUB_REPOSITORY. */
-  readonly repository: string
+  /** The repository's owner and name, from GITHUB_REPOSITORY; undefined when it names none. */
+  readonly repo: { readonly owner: string; readonly name: string } | undefined
 }
 
 type ResolvedTarget =
@@ -269,8 +265,9 @@ function numberField(value: unknown): number | undefined {
  * (`issues`, `issue_comment`, `pull_request`, `pull_request_target`, `pull_request_review`, ...).
  */
 export function resolveCommentTarget(source: TargetSource): ResolvedTarget {
-  const [owner, repo] = source.repository.split('/')
-  if (!owner || !repo) return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
+  if (source.repo === undefined)
+    return { kind: 'none', reason: 'GITHUB_REPOSITORY is not set, so the repository is unknown' }
+  const { owner, name: repo } = source.repo
   if (source.issueNumber !== undefined) {
     const from = source.issueNumberFrom ?? 'issue-number'
     return { kind: 'target', target: { owner, repo, number: source.issueNumber, noun: 'issue or pull request', from } }

@@ -1,10 +1,8 @@
 // What `mode: batch` reads of the repository, and writes besides its tracking comment: the branch and its head, the
 // commits after the cursor, the pull requests merged into the branch, each one's files, the digest issue that keeps
 // the batches' records (opened on first use), and the one-line note on each covered pull request.
-import { context } from '@actions/github'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
-import type { Transport } from '../transport/transport.ts'
 import { redactedDeep } from '../text/redact.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { BranchCommit, FetchedChanges, MergedPull, PullRequestFacts } from './change.ts'
@@ -12,10 +10,11 @@ import { branchCommit, readChanges } from './change-reader.ts'
 
 export type { BranchCommit, MergedPull } from './change.ts'
 export type { MergedListing } from './merged-pulls.ts'
-import { createGitHubClient, githubAccess, type GitHubClient } from './client.ts'
+import type { GitHubClient } from './client.ts'
 import { fieldsAt, fieldsOf, lastPageOf, listOf, positiveIntegerOf, textOf, unlessNotFound } from './fields.ts'
 import { listMerged, type MergedListing, mergedBy, type PullsAt } from './merged-pulls.ts'
 import { type GitHubReads, ownBatchRecordAt } from './reads.ts'
+import type { GitHubSession } from './session.ts'
 
 /** The commits after a start, up to the branch's head, oldest first. */
 export interface CommitWindow {
@@ -30,45 +29,30 @@ export interface CommitWindow {
 const MOST_PAGES = 10
 
 export class History {
+  readonly #session: GitHubSession
   readonly #client: GitHubClient
-  readonly #writes: () => GitHubClient
   readonly #settings: Settings
   readonly #redact: (text: string) => string
   readonly #log: Logger
   readonly owner: string
   readonly repo: string
 
-  constructor(
-    settings: Settings,
-    transport: Transport,
-    where: { repository: string; deadlineMs: number; log: Logger }
-  ) {
-    const access = githubAccess(settings.githubToken, context.apiUrl, transport, (message) => {
-      where.log.debug(message)
-    })
-    this.#settings = settings
-    this.#redact = transport.redact
-    this.#log = where.log
-    const { requestTimeoutMs } = settings
-    this.#client = createGitHubClient(transport, access, {
-      deadlineMs: where.deadlineMs,
-      cancellable: true,
-      throttled: true,
-      requestTimeoutMs
-    })
-    this.#writes = () =>
-      createGitHubClient(transport, access, {
-        deadlineMs: where.deadlineMs,
-        cancellable: false,
-        throttled: true,
-        requestTimeoutMs
-      })
-    ;[this.owner = '', this.repo = ''] = where.repository.split('/')
+  constructor(session: GitHubSession) {
+    this.#session = session
+    this.#settings = session.settings
+    this.#redact = session.redact
+    this.#log = session.log
+    this.#client = session.client({ cancellable: true })
+    ;({ owner: this.owner = '', name: this.repo = '' } = session.repo ?? {})
+  }
+
+  #writes(): GitHubClient {
+    return this.#session.client({ cancellable: false })
   }
 
   /** How many requests the reads took so far. */
   requests(): number {
-    return this.#client.requestCount()
+    return this.#client.callCount()
   }
 
   /** The branch the batch follows: `batch-branch`, or the repository's default branch. */
@@ -165,7 +149,7 @@ export class History {
    */
   async digest(label: string, reads: GitHubReads): Promise<number> {
     const labelled = await this.#labelled(label)
-    const me = await reads.login()
+    const me = await this.#session.login()
     if (me === undefined) throw new Error('GitHub did not say who the token acts as, to find its batch records')
     const kept = await this.#holding(labelled, me)
     const others = labelled.filter((issue) => issue.number !== kept?.number).map((issue) => `#${issue.number}`)

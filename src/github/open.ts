@@ -1,23 +1,13 @@
 // Everything the action does on the issue or pull request: where it is (the event's, or issue-number), the
 // tracking comments there, the workflow run, and what a failed piece of that work says. Loaded in a chunk of its own,
 // only by the runs that use it, so other runs never load Octokit.
-import { context } from '@actions/github'
-import type { Settings } from '../inputs/settings.ts'
-import type { Logger } from '../runner/io.ts'
-import type { Transport } from '../transport/transport.ts'
 import { formatDuration } from '../text/duration.ts'
 import type { Redact } from '../text/redact.ts'
 import { errorMessage, forLog } from '../text/untrusted.ts'
-import {
-  createGitHubClient,
-  type GitHubAccess,
-  githubAccess,
-  type GitHubClient,
-  type GitHubWork,
-  isRateLimitAnswer
-} from './client.ts'
+import { type GitHubClient, isRateLimitAnswer } from './client.ts'
 import { httpStatusOf } from './fields.ts'
 import { type CommentTarget, resolveCommentTarget } from './event.ts'
+import type { GitHubSession, RunInfo, WorkLimits } from './session.ts'
 import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './tracking-comments.ts'
 
 /** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
@@ -46,57 +36,35 @@ export interface GitHub {
 export type OpenedGitHub =
   { readonly kind: 'ready'; readonly github: GitHub } | { readonly kind: 'unavailable'; readonly reason: string }
 
-/** What the action reads of the workflow run and the event that started it. */
-export type RunInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl' | 'serverUrl' | 'runId' | 'runAttempt'>
-
-/** Where the step works on GitHub. */
-export interface Where {
-  /** `owner/name`, from GITHUB_REPOSITORY. */
-  readonly repository: string
-  readonly log: Logger
-  /** Who the token acts as, when another part of the step asks too. */
-  readonly login?: (() => Promise<string | undefined>) | undefined
-  /** The issue to keep the record on, when not `issue-number` or the event's: a batch's digest issue. */
-  readonly issueNumber?: number | undefined
-}
-
-/** `run`: @actions/github's context, read from the runner's environment and event file. */
-export function openGitHub(
-  settings: Settings,
-  transport: Transport,
-  where: Where,
-  run: RunInfo = context
-): OpenedGitHub {
-  const { repository, log, login } = where
+/** The issue or pull request of the session's event, or `issueNumber` (a batch's digest issue), with its comments. */
+export function openGitHub(session: GitHubSession, issueNumber?: number): OpenedGitHub {
+  const { settings, run, log, redact } = session
   const resolved = resolveCommentTarget({
-    issueNumber: where.issueNumber ?? settings.issueNumber,
+    issueNumber: issueNumber ?? settings.issueNumber,
     issueNumberFrom: settings.issueNumber === undefined ? 'digest' : 'issue-number',
     eventName: run.eventName,
     payload: run.payload,
-    repository
+    repo: session.repo
   })
   if (resolved.kind === 'none') return { kind: 'unavailable', reason: resolved.reason }
   const { target } = resolved
   const workflow = workflowRun(target, run)
-  const access = githubAccess(settings.githubToken, run.apiUrl, transport, (message) => {
-    log.debug(message)
-  })
   const comments = new CommentStore({
     target,
-    redact: transport.redact,
-    login,
+    redact,
+    login: () => session.login(),
     warning: (message) => {
       log.warning(message)
     }
   })
-  const work = { transport, access, target }
+  const work = { session, target }
   /** Set once GitHub refuses a write for want of permission: trying again in this run cannot help. */
   let refused = false
   const github: GitHub = {
     target,
     run: workflow,
     listTracked: async (deadlineMs) => {
-      const limits = { deadlineMs, cancellable: true, throttled: true, requestTimeoutMs: settings.requestTimeoutMs }
+      const limits = { deadlineMs, cancellable: true }
       const listed = await doGitHubWork(work, limits, 'read the comments of', (client) => comments.list(client))
       if (listed.kind === 'failed') throw new Error(listed.failure, { cause: listed.cause })
       return listed.value
@@ -105,8 +73,7 @@ export function openGitHub(
       if (refused) return { kind: 'skipped' }
       // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
       // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
-      const { requestTimeoutMs } = settings
-      const limits = { deadlineMs, cancellable: false, throttled: !write.cancelled, requestTimeoutMs }
+      const limits = { deadlineMs, cancellable: false, throttled: !write.cancelled }
       const written = await doGitHubWork(work, limits, 'comment on', (client) => comments.write(client, write))
       if (written.kind === 'done') return written.value
       refused = written.refused
@@ -122,23 +89,23 @@ type WorkDone<T> =
 
 /** Runs one piece of GitHub work on a client of its own, bounded by its deadline; a failure becomes a message. */
 async function doGitHubWork<T>(
-  work: { readonly transport: Transport; readonly access: GitHubAccess; readonly target: CommentTarget },
-  limits: GitHubWork,
+  work: { readonly session: GitHubSession; readonly target: CommentTarget },
+  limits: WorkLimits & { readonly deadlineMs: number },
   doing: string,
   task: (client: GitHubClient) => Promise<T>
 ): Promise<WorkDone<T>> {
-  const { transport, access, target } = work
-  const client = createGitHubClient(transport, access, limits)
+  const { session, target } = work
+  const client = session.client(limits)
   try {
     return { kind: 'done', value: await client.bounded(task(client)) }
   } catch (error) {
     const failure = describeGitHubFailure(error, client, {
       doing,
       target,
-      apiUrl: access.apiUrl,
+      apiUrl: session.apiUrl,
       deadlineMs: limits.deadlineMs,
-      cancelled: transport.cancelSignal.aborted,
-      redact: transport.redact
+      cancelled: session.cancelSignal.aborted,
+      redact: session.redact
     })
     return { kind: 'failed', failure, cause: error, refused: isPermissionRefusal(error, client) }
   }

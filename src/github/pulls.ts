@@ -1,20 +1,18 @@
 // What the action does to pull requests besides its tracking comment: on the agent's docs pull request (a note, a
 // label, closing it, reading its files), and the check run on the code change that asked for it. Each is one piece of
 // GitHub work, bounded and described in our own words when it fails; none throws.
-import { context } from '@actions/github'
 import { randomUUID } from 'node:crypto'
-import type { Settings } from '../inputs/settings.ts'
-import type { Logger } from '../runner/io.ts'
-import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
 import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
-import { createGitHubClient, type GitHubAccess, githubAccess, type GitHubClient } from './client.ts'
+import type { GitHubClient } from './client.ts'
+import type { GitHubSession } from './session.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, listOf, mayHaveLanded, positiveIntegerOf, textOf } from './fields.ts'
 
-/** A pull request by its repository (`owner/name`) and number. */
+/** A pull request by its repository's owner and name, and its number. */
 export interface PullRef {
-  readonly repository: string
+  readonly owner: string
+  readonly repo: string
   readonly number: number
 }
 
@@ -41,51 +39,16 @@ export interface CheckState {
 /** GitHub refuses a check run's summary longer than this. */
 const MAX_CHECK_SUMMARY = 65_535
 
-export interface PullWork {
-  readonly transport: Transport
-  /** The docs repository's access: `docs-token`, or else `github-token`. */
-  readonly docs: GitHubAccess
-  /** The workflow repository's access, for the check run. */
-  readonly own: GitHubAccess
-  readonly deadlineMs: number
-  /** Each request to GitHub ends within this (`request-timeout`). */
-  readonly requestTimeoutMs: number
-  /** Whether `docs` is `docs-token`: what a refusal's advice names. */
-  readonly docsToken: boolean
-}
-
 /** The operations, with `docs-token` for the docs repository when given, else `github-token`. */
-export function openPulls(
-  settings: Settings,
-  transport: Transport,
-  deadlineMs: number,
-  log: Logger,
-  apiUrl: string = context.apiUrl
-): PullOperations {
-  const access = (token: string) =>
-    githubAccess(token, apiUrl, transport, (message) => {
-      log.debug(message)
-    })
-  const docsToken = settings.docsToken !== ''
-  return pullOperations({
-    transport,
-    docs: access(docsToken ? settings.docsToken : settings.githubToken),
-    own: access(settings.githubToken),
-    deadlineMs,
-    requestTimeoutMs: settings.requestTimeoutMs,
-    docsToken
-  })
-}
-
-export function pullOperations(work: PullWork): PullOperations {
-  return new PullOperations(work)
+export function openPulls(session: GitHubSession): PullOperations {
+  return new PullOperations(session)
 }
 
 export class PullOperations {
-  readonly #work: PullWork
+  readonly #session: GitHubSession
 
-  constructor(work: PullWork) {
-    this.#work = work
+  constructor(session: GitHubSession) {
+    this.#session = session
   }
 
   /** Posts a comment on the docs pull request. */
@@ -142,11 +105,12 @@ export class PullOperations {
   }
 
   /** The head commit of a pull request of the workflow's repository, read for its check run. */
-  head(ref: PullRef): Promise<Done<string>> {
+  head(number: number): Promise<Done<string>> {
+    const ref = this.#own(number)
     const doing = `read the head commit of ${describe(ref)}`
     const advice = 'the workflow needs permissions: pull-requests: read'
-    return this.#run(this.#work.own, doing, advice, async (client) => {
-      const { data } = await client.octokit.rest.pulls.get({ ...ownerAndName(ref.repository), pull_number: ref.number })
+    return this.#run('own', doing, advice, async (client) => {
+      const { data } = await client.octokit.rest.pulls.get({ owner: ref.owner, repo: ref.repo, pull_number: number })
       return textOf(fieldsAt(data, 'head')['sha'])
     })
   }
@@ -156,10 +120,11 @@ export class PullOperations {
    * have made a check run it answered with a 5xx or never answered at all, so before creating it again it looks for
    * that one, by its name, its head and the id this create gave it.
    */
-  startCheck(repository: string, name: string, headSha: string, state: CheckState) {
+  startCheck(name: string, headSha: string, state: CheckState) {
     const doing = `create the check run "${forLog(name, 100)}"`
-    return this.#run(this.#work.own, doing, CHECKS_ADVICE, async (client) => {
-      const where = { ...ownerAndName(repository), name, head_sha: headSha, external_id: randomUUID() }
+    return this.#run('own', doing, CHECKS_ADVICE, async (client) => {
+      const { owner, repo } = this.#own(0)
+      const where = { owner, repo, name, head_sha: headSha, external_id: randomUUID() }
       const create = async () => {
         const created = await client.octokit.rest.checks.create({
           ...where,
@@ -181,11 +146,12 @@ export class PullOperations {
    * Edits the check run. A cancelled run's last edit skips the queue that spaces writes a second apart: after a
    * SIGTERM the step has a second in all.
    */
-  updateCheck(repository: string, id: number, state: CheckState, cancelled = false): Promise<Done<void>> {
+  updateCheck(id: number, state: CheckState, cancelled = false): Promise<Done<void>> {
+    const { owner, repo } = this.#own(0)
     const update = async (client: GitHubClient) => {
-      await client.octokit.rest.checks.update({ ...ownerAndName(repository), check_run_id: id, ...checkFields(state) })
+      await client.octokit.rest.checks.update({ owner, repo, check_run_id: id, ...checkFields(state) })
     }
-    return this.#run(this.#work.own, 'update the check run', CHECKS_ADVICE, update, !cancelled)
+    return this.#run('own', 'update the check run', CHECKS_ADVICE, update, !cancelled)
   }
 
   #onDocs<T>(
@@ -193,27 +159,27 @@ export class PullOperations {
     doing: string,
     task: (client: GitHubClient, where: { owner: string; repo: string }) => Promise<T>
   ): Promise<Done<T>> {
-    const repository = forLog(ref.repository, 100)
-    const advice = this.#work.docsToken
+    const repository = forLog(`${ref.owner}/${ref.repo}`, 100)
+    const advice = this.#session.docsToken
       ? `docs-token needs pull-requests: write on ${repository}`
       : `github-token reaches only this repository: pass a docs-token with pull-requests: write on ${repository}`
-    return this.#run(this.#work.docs, doing, advice, (client) => task(client, ownerAndName(ref.repository)))
+    return this.#run('docs', doing, advice, (client) => task(client, { owner: ref.owner, repo: ref.repo }))
+  }
+
+  /** A pull request of the workflow's repository (GITHUB_REPOSITORY). */
+  #own(number: number): PullRef {
+    const { owner = '', name: repo = '' } = this.#session.repo ?? {}
+    return { owner, repo, number }
   }
 
   async #run<T>(
-    access: GitHubAccess,
+    as: 'own' | 'docs',
     doing: string,
     advice: string,
     task: (client: GitHubClient) => Promise<T>,
     throttled = true
   ): Promise<Done<T>> {
-    const { transport, deadlineMs, requestTimeoutMs } = this.#work
-    const client = createGitHubClient(transport, access, {
-      deadlineMs,
-      cancellable: false,
-      throttled,
-      requestTimeoutMs
-    })
+    const client = this.#session.client({ cancellable: false, throttled }, as)
     try {
       return { kind: 'done', value: await client.bounded(task(client)) }
     } catch (error) {
@@ -257,13 +223,8 @@ function madeCheck(data: unknown): { id: number; url: string } {
   return { id, url: textOf(fields['html_url']) }
 }
 
-function ownerAndName(repository: string): { owner: string; repo: string } {
-  const [owner = '', repo = ''] = repository.split('/')
-  return { owner, repo }
-}
-
 function describe(ref: PullRef): string {
-  return `pull request #${ref.number} in ${forLog(ref.repository, 100)}`
+  return `pull request #${ref.number} in ${forLog(`${ref.owner}/${ref.repo}`, 100)}`
 }
 
 function checkFields(state: CheckState) {
@@ -276,7 +237,7 @@ function checkFields(state: CheckState) {
 }
 
 async function readFiles(client: GitHubClient, ref: PullRef): Promise<PullFiles> {
-  const [owner = '', repo = ''] = ref.repository.split('/')
+  const { owner, repo } = ref
   const read = await listPullFiles(client, { owner, repo, number: ref.number }, GITHUB_MOST_FILES)
   return { files: changedFilesOf(read.entries).files ?? [], complete: read.complete }
 }

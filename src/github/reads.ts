@@ -1,24 +1,18 @@
 // What a step reads of GitHub before it spends a job, beyond its own issue: the change the event is about, who the
 // token acts as, and how many jobs the action started in the repository lately, by its own records. Each is read once,
 // only when asked for, within its own deadline. Loaded in a chunk of its own, with Octokit.
-import { context } from '@actions/github'
 import type { Settings } from '../inputs/settings.ts'
-import type { Logger } from '../runner/io.ts'
-import type { Transport } from '../transport/transport.ts'
 import { redactedDeep } from '../text/redact.ts'
 import type { EventChange, PullRequestFacts } from './change.ts'
-import { type EventInfo, readChanges, readEventChange } from './change-reader.ts'
-import { createGitHubClient, githubAccess, isAuthor, loginOf } from './client.ts'
+import { readChanges, readEventChange } from './change-reader.ts'
+import { isAuthor } from './client.ts'
 import { fieldsAt, httpStatusOf, listOf, textOf } from './fields.ts'
+import type { GitHubSession } from './session.ts'
 import { readMarker, type TrackingState, tracksProject } from './tracking-record.ts'
 
 export interface GitHubReads {
   /** The change the event is about, with its files when the settings need them. Never throws. */
   change(): Promise<EventChange>
-  /** Who the token acts as; undefined when GitHub would not say. Never throws. */
-  login(): Promise<string | undefined>
-  /** Who `docs-token` acts as; undefined when it is not given, or GitHub would not say. Never throws. */
-  docsLogin(): Promise<string | undefined>
   /**
    * How many jobs of this project the action started in the repository since `since` (milliseconds since the epoch),
    * by the records in its own tracking comments, leaving out those of this step in this workflow run (a re-run
@@ -57,58 +51,23 @@ const MOST_COMMENT_PAGES = 10
  */
 const MOST_COUNTED_PAGES = 100
 
-export interface ReadsFrom {
-  /** `owner/name`, from GITHUB_REPOSITORY. */
-  readonly repository: string
-  /** Each read ends within this. */
-  readonly deadlineMs: number
-  readonly log: Logger
-}
-
-export function openReads(
-  settings: Settings,
-  transport: Transport,
-  where: ReadsFrom,
-  event: EventInfo = context
-): GitHubReads {
-  return new Reads(settings, transport, where, event)
+export function openReads(session: GitHubSession): GitHubReads {
+  return new Reads(session)
 }
 
 class Reads implements GitHubReads {
+  readonly #session: GitHubSession
   readonly #settings: Settings
-  readonly #transport: Transport
-  readonly #where: ReadsFrom
-  readonly #event: EventInfo
   #change: Promise<EventChange> | undefined
-  #login: Promise<string | undefined> | undefined
-  #docsLogin: Promise<string | undefined> | undefined
 
-  constructor(settings: Settings, transport: Transport, where: ReadsFrom, event: EventInfo) {
-    this.#settings = settings
-    this.#transport = transport
-    this.#where = where
-    this.#event = event
+  constructor(session: GitHubSession) {
+    this.#session = session
+    this.#settings = session.settings
   }
 
   change(): Promise<EventChange> {
-    this.#change ??= readEventChange(this.#settings, { transport: this.#transport, ...this.#where }, this.#event)
+    this.#change ??= readEventChange(this.#session)
     return this.#change
-  }
-
-  login(): Promise<string | undefined> {
-    this.#login ??= this.#whoIs(this.#settings.githubToken)
-    return this.#login
-  }
-
-  docsLogin(): Promise<string | undefined> {
-    this.#docsLogin ??= this.#whoIs(this.#settings.docsToken)
-    return this.#docsLogin
-  }
-
-  async #whoIs(token: string): Promise<string | undefined> {
-    if (token === '') return undefined
-    const github = this.#client(token)
-    return github.bounded(loginOf(github)).catch(() => undefined)
   }
 
   async startsSince(since: number, run: { readonly runId: string; readonly step: string }): Promise<JobCount> {
@@ -155,14 +114,14 @@ class Reads implements GitHubReads {
   }
 
   async since(pull: PullRequestFacts, before: string): Promise<EventChange> {
-    const [owner = '', repo = ''] = this.#where.repository.split('/')
+    const { owner = '', name: repo = '' } = this.#session.repo ?? {}
     const facts = { kind: 'pull-request-update', before, after: pull.headSha, ...pick(pull) } as const
     const github = this.#client()
     const fetch = { kind: 'compare', owner, repo, base: before, head: pull.headSha } as const
     const read = await github.bounded(readChanges(github, fetch)).catch(() => ({ fetched: {}, warnings: [] }))
-    for (const warning of read.warnings) this.#where.log.warning(warning)
-    const fetched = redactedDeep(read.fetched, this.#transport.redact) as EventChange['fetched']
-    return { facts, fetched, requests: github.requestCount() }
+    for (const warning of read.warnings) this.#session.log.warning(warning)
+    const fetched = redactedDeep(read.fetched, this.#session.redact) as EventChange['fetched']
+    return { facts, fetched, requests: github.callCount() }
   }
 
   /**
@@ -174,9 +133,9 @@ class Reads implements GitHubReads {
     which: { readonly since?: string; readonly sort?: 'updated'; readonly direction?: 'desc'; readonly pages?: number },
     visit: (state: TrackingState, comment: unknown) => boolean
   ): Promise<'stopped' | 'read' | 'capped' | 'unreadable'> {
-    const [owner, repo] = this.#where.repository.split('/')
-    const me = await this.login()
-    if (!owner || !repo || me === undefined) return 'unreadable'
+    const me = await this.#session.login()
+    if (this.#session.repo === undefined || me === undefined) return 'unreadable'
+    const { owner, name: repo } = this.#session.repo
     const github = this.#client()
     const { pages = MOST_COMMENT_PAGES, ...order } = which
     const search = async () => {
@@ -199,16 +158,8 @@ class Reads implements GitHubReads {
     return github.bounded(search())
   }
 
-  #client(token = this.#settings.githubToken) {
-    const access = githubAccess(token, this.#event.apiUrl, this.#transport, (message) => {
-      this.#where.log.debug(message)
-    })
-    return createGitHubClient(this.#transport, access, {
-      deadlineMs: this.#where.deadlineMs,
-      requestTimeoutMs: this.#settings.requestTimeoutMs,
-      cancellable: true,
-      throttled: true
-    })
+  #client() {
+    return this.#session.client({ cancellable: true })
   }
 }
 

@@ -3,16 +3,14 @@
 // may ask (their role on the repository, read from GitHub's collaborator permission, never from author_association),
 // and the answers on GitHub: a reaction on the comment, a short reply, the label taken off again. Loaded in a chunk of
 // its own, with Octokit.
-import { context } from '@actions/github'
-import type { Requests, Role } from '../inputs/modes.ts'
+import type { RequestSettings, Role } from '../inputs/modes.ts'
 import { ROLES } from '../inputs/modes.ts'
-import type { Settings } from '../inputs/settings.ts'
-import type { Logger } from '../runner/io.ts'
-import type { Transport } from '../transport/transport.ts'
 import { forLog } from '../text/untrusted.ts'
-import { createGitHubClient, githubAccess, type GitHubClient, loginOf } from './client.ts'
+import type { GitHubClient } from './client.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, positiveIntegerOf, textOf } from './fields.ts'
+import type { GitHubSession } from './session.ts'
 import { readMarker } from './tracking-record.ts'
+import { COMMENT_EVENTS } from '../runner/events.ts'
 
 /** What a request asks. */
 export type Command =
@@ -39,14 +37,12 @@ export type RequestRead =
   /** Not a request: why, in one line (`no command`). It gets no answer on GitHub. */
   | { readonly kind: 'ignored'; readonly reason: string }
 
-const COMMENT_EVENTS = new Set(['issue_comment', 'pull_request_review_comment'])
-
 /**
  * What the event asks, read from its payload alone, so that a comment that asks nothing costs no request; undefined
  * when the event is not one a person asks with (the step goes on as the mode says): a comment needs `command`, and
  * an issue's or a pull request's event is a request only when a label was added and `label` is set.
  */
-export function readRequest(eventName: string, payload: unknown, requests: Requests): RequestRead | undefined {
+export function readRequest(eventName: string, payload: unknown, requests: RequestSettings): RequestRead | undefined {
   const action = textOf(fieldsOf(payload)['action'])
   const commented = COMMENT_EVENTS.has(eventName) && requests.command !== undefined
   if (!commented && !(action === 'labeled' && requests.label !== undefined)) return undefined
@@ -127,17 +123,11 @@ export class RequestDesk {
   readonly read: RequestRead | undefined
   /** What happened in the event (`created`, `labeled`, `closed`…); empty when the payload does not say. */
   readonly action: string
-  readonly #settings: Settings
-  readonly #transport: Transport
-  readonly #where: { readonly owner: string; readonly repo: string; readonly deadlineMs: number; readonly log: Logger }
-  readonly #apiUrl: string
+  readonly #session: GitHubSession
 
-  constructor(settings: Settings, transport: Transport, where: DeskWhere, run: DeskRun = context) {
-    this.#settings = settings
-    this.#transport = transport
-    const [owner = '', repo = ''] = where.repository.split('/')
-    this.#where = { owner, repo, deadlineMs: where.deadlineMs, log: where.log }
-    this.#apiUrl = run.apiUrl
+  constructor(session: GitHubSession) {
+    this.#session = session
+    const { run, settings } = session
     this.read = readRequest(run.eventName, run.payload, settings.requests)
     this.action = textOf(fieldsOf(run.payload)['action'])
   }
@@ -154,11 +144,6 @@ export class RequestDesk {
         throw error
       }
     })
-  }
-
-  /** Who the token acts as; undefined when GitHub would not say. */
-  login(): Promise<string | undefined> {
-    return this.#work((client) => loginOf(client)).catch(() => undefined)
   }
 
   /** Adds a reaction to the comment that asked; a warning, never a failure, when it cannot. */
@@ -217,33 +202,16 @@ export class RequestDesk {
     const status = httpStatusOf(error)
     const why = status === undefined ? 'no answer in time' : `HTTP ${status}`
     const advice = status === 401 || status === 403 ? `: the workflow needs permissions: ${permission}` : ''
-    this.#where.log.warning(`${what} (${why})${advice}.`)
+    this.#session.log.warning(`${what} (${why})${advice}.`)
   }
 
   #work<T>(task: (client: GitHubClient, where: { owner: string; repo: string }) => Promise<T>): Promise<T> {
-    const access = githubAccess(this.#settings.githubToken, this.#apiUrl, this.#transport, (message) => {
-      this.#where.log.debug(message)
-    })
-    const client = createGitHubClient(this.#transport, access, {
-      deadlineMs: this.#where.deadlineMs,
-      cancellable: false,
-      throttled: true,
-      requestTimeoutMs: this.#settings.requestTimeoutMs
-    })
-    const { owner, repo } = this.#where
+    const client = this.#session.client({ cancellable: false })
+    const { owner = '', name: repo = '' } = this.#session.repo ?? {}
     return client.bounded(task(client, { owner, repo }))
   }
 }
 
-export interface DeskWhere {
-  /** `owner/name`, from GITHUB_REPOSITORY. */
-  readonly repository: string
-  readonly deadlineMs: number
-  readonly log: Logger
-}
-
-export type DeskRun = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl'>
-
-export function openDesk(settings: Settings, transport: Transport, where: DeskWhere): RequestDesk {
-  return new RequestDesk(settings, transport, where)
+export function openDesk(session: GitHubSession): RequestDesk {
+  return new RequestDesk(session)
 }

@@ -11,7 +11,7 @@ import {
   mergeRecords,
   readMarker,
   sameComment,
-  type TrackedRequest,
+  type Submission,
   type TrackingState,
   UNKNOWN_JOB,
   withRequests
@@ -43,7 +43,7 @@ export interface CommentWrite {
    * The requests this run recorded (sent, or withdrawn since): on an edit, `state` says what became of them, and the
    * comment as it is now says what became of every other (another run's).
    */
-  readonly mine: readonly TrackedRequest[]
+  readonly mine: readonly Submission[]
 }
 
 export type CommentResult =
@@ -149,7 +149,7 @@ export class CommentStore {
     github: GitHubClient,
     commentId: number,
     state: TrackingState,
-    mine: readonly TrackedRequest[]
+    mine: readonly Submission[]
   ): Promise<TrackingState> {
     const { owner, repo } = this.#options.target
     try {

@@ -7,7 +7,7 @@ import { pathSegmentProblem } from '../text/untrusted.ts'
 const SOURCE_ENDS = ['merged', 'closed', 'found-closed'] as const
 export type SourceEnd = (typeof SOURCE_ENDS)[number]
 
-export interface TrackedRequest {
+export interface Submission {
   readonly kind: 'start' | 'follow-up'
   /** GITHUB_RUN_ID of the run that sent it. */
   readonly run: string
@@ -47,7 +47,7 @@ export interface TrackingState {
   /** The job's id, or UNKNOWN_JOB. */
   readonly job: string
   /** The first request and the latest ones (see MAX_TRACKED_REQUESTS), oldest first. */
-  readonly requests: readonly TrackedRequest[]
+  readonly requests: readonly Submission[]
   /** How many requests between the first and the latest ones were left out. */
   readonly omitted?: number
   /** When the action last wrote this comment (milliseconds since the epoch): which job it reported last. */
@@ -88,22 +88,22 @@ export interface BatchWindow {
  * A comment holds at most 65,536 characters: past this many requests, the oldest follow-ups are dropped (the first
  * prompt stays). A re-run only ever looks for its own run's requests, which are among the latest.
  */
-export const MAX_TRACKED_REQUESTS = 50
+export const MAX_SUBMISSIONS = 50
 
 /** Whether two records name the same request: the same kind, run, attempt, step and prompt. */
-export function sameRequest(a: TrackedRequest, b: TrackedRequest): boolean {
+export function sameSubmission(a: Submission, b: Submission): boolean {
   return a.kind === b.kind && a.run === b.run && a.attempt === b.attempt && a.prompt === b.prompt && a.step === b.step
 }
 
 /** The state with this request marked as having reached the API. */
-export function confirmRequest(state: TrackingState, request: TrackedRequest): TrackingState {
+export function confirmSubmission(state: TrackingState, request: Submission): TrackingState {
   const { unsure, ...sure } = request
-  return { ...state, requests: state.requests.map((listed) => (sameRequest(listed, request) ? sure : listed)) }
+  return { ...state, requests: state.requests.map((listed) => (sameSubmission(listed, request) ? sure : listed)) }
 }
 
 /** The state without this request: it surely never reached the API, so a re-run may send it. */
-export function withdrawRequest(state: TrackingState, request: TrackedRequest): TrackingState {
-  return { ...state, requests: state.requests.filter((listed) => !sameRequest(listed, request)) }
+export function withdrawSubmission(state: TrackingState, request: Submission): TrackingState {
+  return { ...state, requests: state.requests.filter((listed) => !sameSubmission(listed, request)) }
 }
 
 /** The state without its oldest follow-up (the first prompt stays), counted as left out; undefined when none is left. */
@@ -122,10 +122,10 @@ export function lastReported(state: TrackingState): number {
 }
 
 /** The state with these requests added (one already listed is not added twice), kept within the comment's size. */
-export function withRequests(state: TrackingState, add: readonly TrackedRequest[]): TrackingState {
+export function withRequests(state: TrackingState, add: readonly Submission[]): TrackingState {
   const listed = state.requests
-  const requests = [...listed, ...add.filter((request) => !listed.some((old) => sameRequest(old, request)))]
-  const excess = requests.length - MAX_TRACKED_REQUESTS
+  const requests = [...listed, ...add.filter((request) => !listed.some((old) => sameSubmission(old, request)))]
+  const excess = requests.length - MAX_SUBMISSIONS
   if (excess <= 0) return { ...state, requests }
   return {
     ...state,
@@ -229,7 +229,7 @@ function batchOf(value: unknown): BatchWindow | undefined {
   return { from, to, toDate: Number(toDate), pulls, ...left }
 }
 
-function isTrackedRequest(value: unknown): value is TrackedRequest {
+function isTrackedRequest(value: unknown): value is Submission {
   if (typeof value !== 'object' || value === null) return false
   const request = value as Record<string, unknown>
   return (
@@ -268,7 +268,7 @@ export function fitComment(
 export function sameComment(found: TrackingState, posted: TrackingState): boolean {
   if (found.job !== posted.job) return false
   if (posted.job !== UNKNOWN_JOB) return true
-  return posted.requests.every((request) => found.requests.some((listed) => sameRequest(listed, request)))
+  return posted.requests.every((request) => found.requests.some((listed) => sameSubmission(listed, request)))
 }
 
 /**
@@ -277,17 +277,13 @@ export function sameComment(found: TrackingState, posted: TrackingState): boolea
  * gone, a sent one confirmed); in the comment's order, this run's new ones last. Another run's record is never
  * overwritten, nor one it withdrew brought back.
  */
-export function mergeRecords(
-  stored: TrackingState,
-  ours: TrackingState,
-  mine: readonly TrackedRequest[]
-): TrackingState {
-  const isMine = (request: TrackedRequest): boolean => mine.some((own) => sameRequest(own, request))
+export function mergeRecords(stored: TrackingState, ours: TrackingState, mine: readonly Submission[]): TrackingState {
+  const isMine = (request: Submission): boolean => mine.some((own) => sameSubmission(own, request))
   const kept = stored.requests.flatMap((request) => {
     if (!isMine(request)) return [request]
-    return ours.requests.filter((own) => sameRequest(own, request))
+    return ours.requests.filter((own) => sameSubmission(own, request))
   })
-  const added = ours.requests.filter((own) => isMine(own) && !kept.some((listed) => sameRequest(listed, own)))
+  const added = ours.requests.filter((own) => isMine(own) && !kept.some((listed) => sameSubmission(listed, own)))
   const omitted = Math.max(stored.omitted ?? 0, ours.omitted ?? 0)
   const { omitted: _ours, ...rest } = ours
   return withRequests({ ...rest, ...(omitted > 0 ? { omitted } : {}), requests: [] }, [...kept, ...added])

@@ -1,6 +1,7 @@
 // What the step does with a stream of changes: one job for this run (`single`), one docs pull request kept in step
 // with each code pull request (`pair`), or one job for everything merged since the last good run (`batch`); the docs
 // pull request's own token, the check on the code change, and the files a docs pull request may touch.
+import { eventLabel, PULL_EVENTS, REQUEST_EVENTS } from '../runner/events.ts'
 import { readGitHubToken } from './credentials.ts'
 import { type PathFilter, readPatterns } from './gates.ts'
 import type { InputReader } from './input-reader.ts'
@@ -28,7 +29,7 @@ export interface Modes {
   /** With `mode: batch`. */
   readonly batch: Batching
   /** Requests from people: a comment command, a label. */
-  readonly requests: Requests
+  readonly requests: RequestSettings
 }
 
 /** The repository roles, least first: who may ask is at least `command-permission`. */
@@ -36,7 +37,7 @@ export const ROLES = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as
 export type Role = (typeof ROLES)[number]
 const ASKING_ROLES: readonly Role[] = ['triage', 'write', 'maintain', 'admin']
 
-export interface Requests {
+export interface RequestSettings {
   /** The word a comment's first line starts with to ask (`/docs`); undefined: comments ask nothing. */
   readonly command: string | undefined
   /** The least role on the repository a person needs to ask. */
@@ -53,7 +54,7 @@ export function mayAsk(role: Role, needed: Role): boolean {
 }
 
 /** Whether people can ask: a command or a label is set. */
-export function takesRequests(requests: Requests): boolean {
+export function takesRequests(requests: RequestSettings): boolean {
   return requests.command !== undefined || requests.label !== undefined
 }
 
@@ -75,16 +76,11 @@ export interface Batching {
   readonly notify: boolean
 }
 
-/** The events a pull request's life sends: what `mode: pair` runs on. */
-const PULL_EVENTS = new Set(['pull_request', 'pull_request_target'])
-/** The events a person asks with, with `command` or `label`. */
-const ASKING_EVENTS = new Set(['issue_comment', 'pull_request_review_comment', 'issues'])
-
 /** Why this run's event does not go with the mode, before any request; undefined when it does. */
 export function eventProblem(modes: Modes, eventName: string): string | undefined {
   if (modes.mode !== 'pair' || PULL_EVENTS.has(eventName)) return undefined
-  if (takesRequests(modes.requests) && ASKING_EVENTS.has(eventName)) return undefined
-  return `"mode: pair" keeps a docs pull request in step with a code pull request, so it runs on pull_request or pull_request_target events; this run's event is "${eventName.replace(/\W/g, '').slice(0, 50) || 'unnamed'}". Run it on: pull_request with types [opened, reopened, ready_for_review, synchronize, closed].`
+  if (takesRequests(modes.requests) && REQUEST_EVENTS.has(eventName)) return undefined
+  return `"mode: pair" keeps a docs pull request in step with a code pull request, so it runs on pull_request or pull_request_target events; this run's event is "${eventLabel(eventName)}". Run it on: pull_request with types [opened, reopened, ready_for_review, synchronize, closed].`
 }
 
 /** `prompt` and `jobId` as read, for what a mode allows. */
@@ -113,12 +109,12 @@ export function readModes(reader: InputReader, request: { readonly jobId: string
     docsToken: readGitHubToken(reader, false, 'docs-token'),
     check: check ? { name: checkName } : undefined,
     docsPaths: readPatterns(reader, 'docs-paths'),
-    requests: readRequests(reader)
+    requests: readRequestSettings(reader)
   }
 }
 
 /** `command`, `command-permission`, `label` and `label-remove`. */
-export function readRequests(reader: InputReader): Requests {
+export function readRequestSettings(reader: InputReader): RequestSettings {
   const command = reader.text('command')
   if (command !== '' && !/^[^\s@]\S{0,39}$/.test(command)) {
     reader.problem(

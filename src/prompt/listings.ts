@@ -1,7 +1,7 @@
 // The lines the section quotes from outside (a title, a path, a label, a commit's first line), and its lists: the
 // changed files with the diffs to show, and the latest commits.
 import type { ChangedFile, Commit, FileStatus } from '../github/change.ts'
-import { codeSpan, firstLineOf, sanitizeDiff, sanitizeLine } from '../text/untrusted.ts'
+import { codeSpan, commitSubject, sanitizeDiff, sanitizeLine } from '../text/untrusted.ts'
 import type { ListPlan } from './budget.ts'
 import { counted } from './tally.ts'
 
@@ -39,7 +39,7 @@ export function quoted(text: string, ifEmpty: string): string {
 
 /** The first line of an untrusted message, as quoted does it. */
 export function quotedFirstLine(message: string, ifEmpty: string): string {
-  const line = firstLineOf(message, LINE_MAX)
+  const line = commitSubject(message, LINE_MAX)
   return line === '' ? ifEmpty : codeSpan(line)
 }
 

@@ -8,8 +8,6 @@ import { headingOf } from '../text/outcome.ts'
 import type { StepResult, Verdict } from './verdict.ts'
 
 export interface CheckTarget {
-  /** `owner/name`: the workflow's repository. */
-  readonly repository: string
   readonly name: string
   /** The head commit the run describes. */
   readonly headSha: string
@@ -60,8 +58,8 @@ export class CheckRun {
       summary,
       detailsUrl: this.#target.detailsUrl
     } as const
-    const { repository, name, headSha } = this.#target
-    this.#made ??= this.#pulls.startCheck(repository, name, headSha, state).then((made) => {
+    const { name, headSha } = this.#target
+    this.#made ??= this.#pulls.startCheck(name, headSha, state).then((made) => {
       if (made.kind === 'warning') {
         this.#warn(made.warning)
         return undefined
@@ -84,16 +82,15 @@ export class CheckRun {
     const id = await this.#made
     if (this.#failed) return
     if (id === undefined) {
-      const { repository, name, headSha } = this.#target
-      const made = await this.#pulls.startCheck(repository, name, headSha, state)
+      const { name, headSha } = this.#target
+      const made = await this.#pulls.startCheck(name, headSha, state)
       if (made.kind === 'warning') {
         this.#warn(made.warning)
         return
       }
       if (made.value.url) this.#outputs.set('check-url', made.value.url)
     } else {
-      const cancelled = result.kind === 'cancelled'
-      const updated = await this.#pulls.updateCheck(this.#target.repository, id, state, cancelled)
+      const updated = await this.#pulls.updateCheck(id, state, result.kind === 'cancelled')
       if (updated.kind === 'warning') {
         this.#warn(updated.warning)
         return

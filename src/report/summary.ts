@@ -1,7 +1,7 @@
 // The job summary's HTML: what happened, then the job's details. Everything from outside is escaped.
 import { headingOf } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
-import { firstLine, forMarkdown } from '../text/untrusted.ts'
+import { promptLine, forMarkdown } from '../text/untrusted.ts'
 import type { BatchPlan } from '../github/tracking-record.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { type Guardrail, namedFiles, type StepResult, type Verdict } from './verdict.ts'
@@ -42,7 +42,7 @@ export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict
     ...(facts.requestedBy === undefined ? [] : [['Requested by', cell(facts.requestedBy)] as [string, string]]),
     ...(facts.sent
       ? [
-          [facts.sent.kind === 'prompt' ? 'Prompt' : 'Follow-up', cell(firstLine(facts.sent.prompt, 200))] as [
+          [facts.sent.kind === 'prompt' ? 'Prompt' : 'Follow-up', cell(promptLine(facts.sent.prompt, 200))] as [
             string,
             string
           ]

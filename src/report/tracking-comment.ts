@@ -4,11 +4,11 @@
 import type { GitHub } from '../github/open.ts'
 import type { CommentResult } from '../github/tracking-comments.ts'
 import {
-  confirmRequest,
-  sameRequest,
-  type TrackedRequest,
+  confirmSubmission,
+  sameSubmission,
+  type Submission,
   type TrackingState,
-  withdrawRequest,
+  withdrawSubmission,
   withRequests
 } from '../github/tracking-record.ts'
 import type { Logger, OutputWriter } from '../runner/io.ts'
@@ -74,10 +74,10 @@ export class TrackingComment {
   #shown: string | undefined
   #problem: string | undefined
   /** Requests of this run that a written comment records: what a re-run can find. */
-  #recorded: readonly TrackedRequest[] = []
-  #sent: readonly TrackedRequest[] = []
+  #recorded: readonly Submission[] = []
+  #sent: readonly Submission[] = []
   /** Requests this run recorded, then withdrew (they were never sent): the comment must not keep them. */
-  #withdrawn: readonly TrackedRequest[] = []
+  #withdrawn: readonly Submission[] = []
   /** What the comment holds, as last written. */
   #written: TrackingState | undefined
   /** How the job had ended before this run's first request, which the record no longer says once one is sent. */
@@ -96,7 +96,7 @@ export class TrackingComment {
    * Records a request as unsure, and waits until the comment says so (or GitHub fails), before it is sent. A cancel
    * ends the wait: nothing will be sent, and the step must not sit through a slow GitHub to say so.
    */
-  async recordBeforeSending(request: TrackedRequest): Promise<void> {
+  async recordBeforeSending(request: Submission): Promise<void> {
     this.#sent = [...this.#sent, request]
     // How the job ended before this request is no longer its end: the record says `ended` again once it ends after.
     const { ended, ...waiting } = this.#state
@@ -107,15 +107,15 @@ export class TrackingComment {
   }
 
   /** The API acted on the request: the comment records it as sent, to this job. */
-  accepted(request: TrackedRequest, jobId: string): void {
-    this.#state = confirmRequest({ ...this.#state, job: jobId }, request)
+  accepted(request: Submission, jobId: string): void {
+    this.#state = confirmSubmission({ ...this.#state, job: jobId }, request)
   }
 
   /** The request surely never reached the API: a re-run may send it again. */
-  withdraw(request: TrackedRequest): void {
+  withdraw(request: Submission): void {
     this.#sent = this.#sent.filter((sent) => sent !== request)
     this.#withdrawn = [...this.#withdrawn, request]
-    this.#state = withdrawRequest(this.#state, request)
+    this.#state = withdrawSubmission(this.#state, request)
     const ended = this.#sent.length === 0 ? this.#endedBefore : undefined
     if (ended !== undefined) this.#state = { ...this.#state, ended }
   }
@@ -144,7 +144,7 @@ export class TrackingComment {
     // A record of a request that was never sent must go, or a re-run would take it as perhaps sent and send nothing:
     // that edit is tried with whatever time is left.
     const withdrawing = this.#withdrawn.some((request) =>
-      this.#written?.requests.some((kept) => sameRequest(kept, request))
+      this.#written?.requests.some((kept) => sameSubmission(kept, request))
     )
     const needed = withdrawing ? 1 : this.#budgets.minimumMs
     if (left < needed) {
@@ -200,11 +200,11 @@ export class TrackingComment {
     this.#commentId = result.commentId
     this.#written = result.state
     this.#find = false
-    const holds = (request: TrackedRequest) => result.state.requests.some((listed) => sameRequest(listed, request))
+    const holds = (request: Submission) => result.state.requests.some((listed) => sameSubmission(listed, request))
     this.#recorded = this.#sent.filter(holds)
     // The requests the job's own comment held before (found on the issue) stay in it; nothing this run changed since
     // the write went out is undone.
-    const found = result.state.requests.filter((listed) => !written.requests.some((own) => sameRequest(own, listed)))
+    const found = result.state.requests.filter((listed) => !written.requests.some((own) => sameSubmission(own, listed)))
     if (found.length > 0) this.#state = { ...this.#state, requests: [...found, ...this.#state.requests] }
     if (result.note) this.#warn(result.note)
     if (result.url === undefined) {

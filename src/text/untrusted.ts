@@ -55,7 +55,7 @@ export function forMarkdown(text: string, max = 500): string {
 }
 
 /** The text's first non-empty line, on one line and shortened: how a prompt is shown. */
-export function firstLine(text: string, max = 120): string {
+export function promptLine(text: string, max = 120): string {
   return forLog(text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '', max)
 }
 
@@ -254,6 +254,6 @@ export function sanitizeLine(text: string, max: number): string {
 }
 
 /** The first line of a commit message, sanitized. */
-export function firstLineOf(message: string, max: number): string {
+export function commitSubject(message: string, max: number): string {
   return sanitizeLine(sanitizeText(message).split('\n', 1)[0] ?? '', max)
 }

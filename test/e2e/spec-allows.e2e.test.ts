@@ -10,7 +10,7 @@ import {
   markerOf,
   promptHash,
   readMarker,
-  type TrackedRequest,
+  type Submission as TrackedRequest,
   type TrackingState
 } from '../../src/github/tracking-record.ts'
 import { renderComment } from '../../src/report/comment-body.ts'

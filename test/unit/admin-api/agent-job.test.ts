@@ -31,7 +31,7 @@ describe('parseJob', () => {
     expect(parsed.kind === 'job' && parsed.job.pr).toEqual({
       kind: 'link',
       url: new URL('https://github.com/acme/docs/pull/3'),
-      pullRequest: { repository: 'acme/docs', number: 3 }
+      pullRequest: { repository: 'acme/docs', owner: 'acme', repo: 'docs', number: 3 }
     })
   })
 

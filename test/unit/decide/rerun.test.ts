@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { parseJob } from '../../../src/admin-api/agent-job.ts'
 import type { PollResult } from '../../../src/admin-api/job-answers.ts'
-import { type EarlierAttempt, findEarlierAttempt, judgeEarlierAttempt } from '../../../src/decide/rerun.ts'
+import { type EarlierAttempt, findEarlierAttempt, rerunOf } from '../../../src/decide/rerun.ts'
 import type { StoredComment as TrackedComment } from '../../../src/github/tracking-comments.ts'
-import { type TrackedRequest, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
+import { type Submission, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
 import { FOLLOW_UP_SETTLE_MS } from '../../../src/wait/retry.ts'
 
 const NOW = 10_000_000
 
-function request(overrides: Partial<TrackedRequest> = {}): TrackedRequest {
+function request(overrides: Partial<Submission> = {}): Submission {
   return {
     kind: 'start',
     run: '42',
@@ -21,7 +21,7 @@ function request(overrides: Partial<TrackedRequest> = {}): TrackedRequest {
   }
 }
 
-function comment(job: string, ...requests: TrackedRequest[]): TrackedComment {
+function comment(job: string, ...requests: Submission[]): TrackedComment {
   return { id: 1, url: undefined, state: { job, requests } }
 }
 
@@ -67,11 +67,11 @@ describe('findEarlierAttempt', () => {
   })
 })
 
-describe('judgeEarlierAttempt', () => {
+describe('rerunOf', () => {
   /** `timed: false`: a request recorded by a version that kept no time. */
-  const earlier = (job: string, overrides: Partial<TrackedRequest> = {}, timed = true): EarlierAttempt => {
+  const earlier = (job: string, overrides: Partial<Submission> = {}, timed = true): EarlierAttempt => {
     const { at, ...untimed } = request(overrides)
-    const made: TrackedRequest = timed && at !== undefined ? { ...untimed, at } : untimed
+    const made: Submission = timed && at !== undefined ? { ...untimed, at } : untimed
     return { comment: comment(job, made), request: made }
   }
 
@@ -126,11 +126,11 @@ describe('judgeEarlierAttempt', () => {
       'send again'
     ]
   ] as const)('%s: %s', (_, attempt, answer, verdict) => {
-    expect(judgeEarlierAttempt(attempt, answer, NOW).kind).toBe(verdict)
+    expect(rerunOf(attempt, answer, NOW).kind).toBe(verdict)
   })
 
   it('says why nothing is sent, and how to send the prompt anyway', () => {
-    const verdict = judgeEarlierAttempt(earlier('job-1', { unsure: true }), read('failed'), NOW)
+    const verdict = rerunOf(earlier('job-1', { unsure: true }), read('failed'), NOW)
     expect(verdict).toEqual({
       kind: 'send nothing',
       reason:
@@ -144,13 +144,13 @@ describe('judgeEarlierAttempt', () => {
       comment: { id: 1, url: undefined, state: { job: 'job-1', requests: [sent], ended: 'completed' } },
       request: sent
     }
-    const verdict = judgeEarlierAttempt(recorded, read('completed', 'https://github.com/acme/docs/pull/7'), NOW)
+    const verdict = rerunOf(recorded, read('completed', 'https://github.com/acme/docs/pull/7'), NOW)
     expect(verdict).toMatchObject({ kind: 'wait', jobId: 'job-1', followedUp: false })
     expect(verdict.kind === 'wait' && verdict.note).toContain('which completed with a pull request: taking its result')
   })
 
   it('waits for a recent follow-up as a follow-up, so its old end does not count', () => {
-    const verdict = judgeEarlierAttempt(earlier('job-1', { kind: 'follow-up', at: NOW - 5000 }), read('completed'), NOW)
+    const verdict = rerunOf(earlier('job-1', { kind: 'follow-up', at: NOW - 5000 }), read('completed'), NOW)
     expect(verdict).toMatchObject({ kind: 'wait', jobId: 'job-1', followedUp: true })
     expect(verdict.kind === 'wait' && verdict.note).toContain('sent this prompt to agent job "job-1" 5s ago')
   })

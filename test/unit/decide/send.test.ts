@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../sim/settings.ts'
 import { simulatedClock } from '../../../sim/simulated-clock.ts'
 import type { SubmitResult } from '../../../src/admin-api/job-answers.ts'
-import { sendRequest } from '../../../src/decide/send.ts'
+import { submit } from '../../../src/decide/send.ts'
 
 const WORDING = {
   verb: 'start the agent job',
@@ -18,7 +18,7 @@ async function send(answers: SubmitResult[], deadline = 600_000, cancelAfter = I
   const clock = { ...simulatedClock(() => 0), cancelled: () => attempts.length >= cancelAfter }
   const attempts: number[] = []
   const log: string[] = []
-  const sent = await sendRequest({
+  const sent = await submit({
     send: () => {
       attempts.push(clock.now())
       return Promise.resolve(answers[Math.min(attempts.length - 1, answers.length - 1)] ?? ACCEPTED)
@@ -34,7 +34,7 @@ async function send(answers: SubmitResult[], deadline = 600_000, cancelAfter = I
 
 const RATE_LIMITED: SubmitResult = { kind: 'not sent', reason: 'rate limited (HTTP 429)', rateLimited: true }
 
-describe('sendRequest', () => {
+describe('submit', () => {
   it('sends once when the API answers', async () => {
     const { sent, attempts } = await send([ACCEPTED])
     expect(sent.kind).toBe('accepted')

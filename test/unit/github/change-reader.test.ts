@@ -25,7 +25,7 @@ function client(answers: { pullFiles?: unknown; compare?: unknown }): GitHubClie
     signal: new AbortController().signal,
     installation: true,
     rateLimitHit: () => undefined,
-    requestCount: () => 0,
+    callCount: () => 0,
     noAnswer: () => undefined,
     bounded: (work) => work
   }

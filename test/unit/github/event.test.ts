@@ -1,3 +1,4 @@
+import { CHANGE_EVENTS } from '../../../src/runner/events.ts'
 import { describe, expect, it } from 'vitest'
 import {
   commentOnPullRequest,
@@ -294,4 +295,20 @@ describe('repositoryName', () => {
       expect(repositoryName(name, { repository: { full_name: name } })).toBeUndefined()
     }
   )
+})
+
+describe('CHANGE_EVENTS', () => {
+  const describesNoChange = (name: string): boolean => {
+    const { facts } = factsFromEvent(name, {}, 'acme/docs')
+    return facts.kind === 'none' && facts.reason.includes('describes no change')
+  }
+
+  it.each([...CHANGE_EVENTS])('%s is read for its change: the setup reads it, and the event gives facts', (name) => {
+    expect(describesNoChange(name)).toBe(false)
+  })
+
+  it('leaves out an event that describes no change', () => {
+    expect(describesNoChange('workflow_dispatch')).toBe(true)
+    expect(CHANGE_EVENTS.has('workflow_dispatch')).toBe(false)
+  })
 })

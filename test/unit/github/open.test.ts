@@ -5,13 +5,8 @@ import { type FakeGitHub, startFakeGitHub } from '../../../sim/github-api.ts'
 import { openTransport } from '../../../src/transport/transport.ts'
 import { settingsOf } from '../../../sim/settings.ts'
 import type { GitHubClient, RateLimitHit } from '../../../src/github/client.ts'
-import {
-  describeGitHubFailure,
-  type FailedWork,
-  type GitHub,
-  openGitHub,
-  type RunInfo
-} from '../../../src/github/open.ts'
+import { describeGitHubFailure, type FailedWork, type GitHub, openGitHub } from '../../../src/github/open.ts'
+import { openSession, type RunInfo } from '../../../src/github/session.ts'
 import { type CommentTarget, resolveCommentTarget } from '../../../src/github/event.ts'
 
 const opened = openTransport([], { http: undefined, https: undefined, noProxy: '' }, new AbortController().signal)
@@ -32,12 +27,9 @@ function sideOf(github: FakeGitHub): GitHub {
     runAttempt: 1
   }
   const log = { info: () => undefined, warning: () => undefined, debug: () => undefined }
-  const side = openGitHub(
-    settingsOf({ 'github-token': 'ghs_x' }),
-    opened.transport,
-    { repository: 'acme/docs', log },
-    run
-  )
+  const settings = settingsOf({ 'github-token': 'ghs_x' })
+  const session = openSession(settings, opened.transport, { repository: 'acme/docs', log, deadlineMs: 30_000 }, run)
+  const side = openGitHub(session)
   if (side.kind !== 'ready') throw new Error(side.reason)
   return side.github
 }
@@ -85,7 +77,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
     signal: controller.signal,
     installation: true,
     rateLimitHit: () => options.rateLimit,
-    requestCount: () => 0,
+    callCount: () => 0,
     noAnswer: () => undefined,
     bounded: (work) => work
   }
@@ -153,7 +145,7 @@ describe('describeGitHubFailure', () => {
 })
 
 describe('resolveCommentTarget', () => {
-  const base = { issueNumber: undefined, repository: 'acme/docs' }
+  const base = { issueNumber: undefined, repo: { owner: 'acme', name: 'docs' } }
   it.each([
     ['issues', { issue: { number: 5 } }, 5, 'issue'],
     ['issue_comment', { issue: { number: 6, pull_request: { url: 'x' } } }, 6, 'pull request'],

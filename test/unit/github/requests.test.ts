@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseCommand, readRequest, roleOf } from '../../../src/github/requests.ts'
-import { mayAsk, type Requests } from '../../../src/inputs/modes.ts'
+import { mayAsk, type RequestSettings } from '../../../src/inputs/modes.ts'
 
-const REQUESTS: Requests = { command: '/docs', permission: 'write', label: 'docs', labelRemove: true }
+const REQUESTS: RequestSettings = { command: '/docs', permission: 'write', label: 'docs', labelRemove: true }
 
 const comment = (body: string, more: Record<string, unknown> = {}) => ({
   action: 'created',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   markerOf,
-  MAX_TRACKED_REQUESTS,
+  MAX_SUBMISSIONS,
   mergeRecords,
   promptHash,
   readMarker,
@@ -33,9 +33,9 @@ describe('withRequests', () => {
 
   it('keeps the first prompt and the latest follow-ups, counting the ones left out', () => {
     let state: TrackingState = { job: 'job-1', requests: [] }
-    for (let n = 0; n < MAX_TRACKED_REQUESTS + 3; n++)
+    for (let n = 0; n < MAX_SUBMISSIONS + 3; n++)
       state = withRequests(state, [request(String(n), n ? 'follow-up' : 'start')])
-    expect(state.requests).toHaveLength(MAX_TRACKED_REQUESTS)
+    expect(state.requests).toHaveLength(MAX_SUBMISSIONS)
     expect(state.requests[0]?.run).toBe('0')
     expect(state.requests[1]?.run).toBe('4')
     expect(state.omitted).toBe(3)

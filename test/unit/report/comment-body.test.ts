@@ -3,10 +3,10 @@ import { parseJob } from '../../../src/admin-api/agent-job.ts'
 import { fitComment } from '../../../src/github/tracking-record.ts'
 import {
   markerOf,
-  MAX_TRACKED_REQUESTS,
+  MAX_SUBMISSIONS,
   promptHash,
   readMarker,
-  type TrackedRequest,
+  type Submission,
   type TrackingState,
   withRequests
 } from '../../../src/github/tracking-record.ts'
@@ -73,7 +73,7 @@ describe('renderComment', () => {
   })
 
   it('keeps the first prompt and the latest follow-ups within the size GitHub allows a comment', () => {
-    const request = (n: number): TrackedRequest => ({
+    const request = (n: number): Submission => ({
       kind: n === 0 ? 'start' : 'follow-up',
       run: String(n),
       attempt: 1,
@@ -82,14 +82,14 @@ describe('renderComment', () => {
     })
     let grown: TrackingState = { job: 'job-1', requests: [] }
     for (let n = 0; n < 500; n++) grown = withRequests(grown, [request(n)])
-    expect(grown.requests).toHaveLength(MAX_TRACKED_REQUESTS)
+    expect(grown.requests).toHaveLength(MAX_SUBMISSIONS)
     expect(grown.requests[0]).toEqual(request(0))
     expect(grown.requests.at(-1)).toEqual(request(499))
-    expect(grown.omitted).toBe(500 - MAX_TRACKED_REQUESTS)
+    expect(grown.omitted).toBe(500 - MAX_SUBMISSIONS)
     const rendered = `${markerOf(grown)}\n${renderComment(grown, { kind: 'active' }, runUrl)}`
     expect(rendered.length).toBeLessThan(65_536)
     expect(rendered).toContain(
-      `- … ${500 - MAX_TRACKED_REQUESTS} earlier follow-ups\n- Follow-up: \`${500 - MAX_TRACKED_REQUESTS + 1} `
+      `- … ${500 - MAX_SUBMISSIONS} earlier follow-ups\n- Follow-up: \`${500 - MAX_SUBMISSIONS + 1} `
     )
     expect(readMarker(rendered)).toEqual(grown)
   })
@@ -143,7 +143,7 @@ it('keeps text with backticks inside its code span, and on one line', () => {
 describe('fitComment', () => {
   const runUrl = 'https://github.com/acme/docs/actions/runs/1'
   const longProject = 'p'.repeat(1000)
-  const request = (n: number): TrackedRequest => ({
+  const request = (n: number): Submission => ({
     kind: n === 0 ? 'start' : 'follow-up',
     run: String(n),
     attempt: 1,
@@ -154,12 +154,12 @@ describe('fitComment', () => {
 
   it("never passes GitHub's limit, however long the ids: the oldest follow-ups go first", () => {
     let state: TrackingState = { job: 'j'.repeat(900), requests: [] }
-    for (let n = 0; n < MAX_TRACKED_REQUESTS; n++) state = withRequests(state, [request(n)])
+    for (let n = 0; n < MAX_SUBMISSIONS; n++) state = withRequests(state, [request(n)])
     expect(`${markerOf(state)}\n${renderComment(state, { kind: 'active' }, runUrl)}`.length).toBeGreaterThan(65_536)
     const fitted = fitComment(state, (fitting) => renderComment(fitting, { kind: 'active' }, runUrl))
     expect(fitted?.body.length).toBeLessThanOrEqual(65_536)
     expect(fitted?.state.requests[0]).toEqual(request(0))
-    expect(fitted?.state.requests.at(-1)).toEqual(request(MAX_TRACKED_REQUESTS - 1))
+    expect(fitted?.state.requests.at(-1)).toEqual(request(MAX_SUBMISSIONS - 1))
     expect(readMarker(fitted?.body)).toEqual(fitted?.state)
   })
 

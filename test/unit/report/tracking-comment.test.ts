@@ -1,14 +1,14 @@
 // The tracking comment's lifecycle, with small budgets passed in and a GitHub side that answers when told to.
 import { describe, expect, it } from 'vitest'
 import type { CommentResult, CommentWrite } from '../../../src/github/tracking-comments.ts'
-import { type TrackedRequest, type TrackingState, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
+import { type Submission, type TrackingState, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
 import { TrackingComment } from '../../../src/report/tracking-comment.ts'
 import { outputWriter } from '../../../src/runner/io.ts'
 import { type Stage, STAGE_WORDING } from '../../../src/text/outcome.ts'
 import type { WaitResult } from '../../../src/wait/job-wait.ts'
 
 const BUDGETS = { deadlineMs: 400, cancelledDeadlineMs: 1500, minimumMs: 50, keptMs: 100 }
-const REQUEST: TrackedRequest = {
+const REQUEST: Submission = {
   kind: 'start',
   run: '42',
   attempt: 1,
@@ -129,7 +129,7 @@ describe('TrackingComment', () => {
 
   it('says again how the job ended before when its only request is withdrawn', async () => {
     const { comment, writes } = harness(written, false, { job: 'job-9', requests: [], ended: 'completed' })
-    const followUp: TrackedRequest = { ...REQUEST, kind: 'follow-up' }
+    const followUp: Submission = { ...REQUEST, kind: 'follow-up' }
     await comment.recordBeforeSending(followUp)
     comment.withdraw(followUp)
     comment.show({ kind: 'active' })
@@ -176,7 +176,7 @@ describe('TrackingComment', () => {
   })
 
   it("keeps the requests found on the job's own comment, and never undoes a later change", async () => {
-    const earlier: TrackedRequest = { ...REQUEST, run: '41', prompt: 'older' }
+    const earlier: Submission = { ...REQUEST, run: '41', prompt: 'older' }
     const { comment, writes } = harness((write) =>
       Promise.resolve({
         kind: 'commented',

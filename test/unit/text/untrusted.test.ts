@@ -5,8 +5,8 @@ import { redactor } from '../../../src/text/redact.ts'
 import {
   codeSpan,
   fenceFor,
-  firstLine,
-  firstLineOf,
+  promptLine,
+  commitSubject,
   forLog,
   forMarkdown,
   httpUrl,
@@ -82,9 +82,9 @@ describe('shownHttpUrl', () => {
   })
 })
 
-describe('firstLine', () => {
+describe('promptLine', () => {
   it("shows a prompt's first non-empty line, on one line", () => {
-    expect(firstLine('\n\n  Fix the ::error:: page\r\nand more')).toBe('Fix the ::error:: page')
+    expect(promptLine('\n\n  Fix the ::error:: page\r\nand more')).toBe('Fix the ::error:: page')
   })
 })
 
@@ -263,13 +263,13 @@ describe('shortened', () => {
   })
 })
 
-describe('firstLineOf', () => {
+describe('commitSubject', () => {
   it('is the first line once hidden text is gone', () => {
-    expect(firstLineOf('<!-- hidden\nlines -->Fix the parser\n\nLonger explanation', 100)).toBe('Fix the parser')
+    expect(commitSubject('<!-- hidden\nlines -->Fix the parser\n\nLonger explanation', 100)).toBe('Fix the parser')
   })
 
   it('keeps a line that reads as a link reference definition: GitHub shows a commit message as it is written', () => {
-    expect(firstLineOf('[parser]: handle nulls\n\nLonger explanation', 100)).toBe('[parser]: handle nulls')
+    expect(commitSubject('[parser]: handle nulls\n\nLonger explanation', 100)).toBe('[parser]: handle nulls')
   })
 })
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { settingsOf } from '../../../sim/settings.ts'
-import { mergedIn } from '../../../src/decide/batch-plan.ts'
-import type { StepSetup } from '../../../src/decide/decision.ts'
-import type { BranchCommit, MergedPull } from '../../../src/github/change.ts'
-import { mergedPull } from '../../../src/github/change-reader.ts'
-import type { History } from '../../../src/github/history.ts'
+import { settingsOf } from '../../../../sim/settings.ts'
+import { mergedIn } from '../../../../src/modes/batch/plan.ts'
+import type { StepSetup } from '../../../../src/decide/decision.ts'
+import type { BranchCommit, MergedPull } from '../../../../src/github/change.ts'
+import { mergedPull } from '../../../../src/github/change-reader.ts'
+import type { History } from '../../../../src/github/history.ts'
 
 const NOW = Date.parse('2026-11-22T09:00:00Z')
 const shaOf = (n: number): string => n.toString(16).padStart(40, 'c')

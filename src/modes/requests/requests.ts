@@ -2,27 +2,40 @@
 // identity; at least `command-permission` on the repository), then what they asked: a job started or followed up with
 // their words (with a label, with `prompt`), the recorded job's state, or how to ask. The comment that asked gets
 // `eyes` once accepted, `rocket` when the job completes with a pull request, `confused` when refused or failed.
-import type { PersonRequest, RequestDesk, RequestRead } from '../github/requests.ts'
-import type { StoredComment } from '../github/tracking-comments.ts'
-import type { Logger } from '../runner/io.ts'
-import { mayAsk, type Requests, takesRequests } from '../inputs/modes.ts'
-import type { Settings } from '../inputs/settings.ts'
-import { tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
-import { codeSpan, errorMessage, forLog } from '../text/untrusted.ts'
-import { isTerminal } from '../text/outcome.ts'
-import type { WaitResult } from '../wait/job-wait.ts'
-import { requestBudget } from '../wait/retry.ts'
-import { earlierAttempt, readTracked, runRecord } from './choose.ts'
-import type { Asked, Decision, StepSetup } from './decision.ts'
-import { jobCap, sameLogin } from './gates.ts'
-import { sendPrompt } from './send.ts'
+import type { PersonRequest, RequestDesk, RequestRead } from '../../github/requests.ts'
+import { THREAD_EVENTS } from '../../runner/events.ts'
+import type { Logger } from '../../runner/io.ts'
+import { mayAsk, type RequestSettings, takesRequests } from '../../inputs/modes.ts'
+import type { Settings } from '../../inputs/settings.ts'
+import { UNKNOWN_JOB } from '../../github/tracking-record.ts'
+import { codeSpan, errorMessage, forLog } from '../../text/untrusted.ts'
+import { isTerminal } from '../../text/outcome.ts'
+import type { WaitResult } from '../../wait/job-wait.ts'
+import { requestBudget } from '../../wait/retry.ts'
+import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from '../../decide/tracked.ts'
+import type { Decision, StepSetup } from '../../decide/decision.ts'
+import { jobCap, sameLogin } from '../../decide/gates.ts'
+import { sendPrompt } from '../../decide/send.ts'
 
-export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: RequestRead): Promise<Decision> {
+/** A person's request, with `command` or `label`: who asked, what the step did with it, and their words. */
+export interface HandledRequest {
+  readonly by: string
+  /** `commanded` once a job was started or followed up for them. */
+  readonly taken: 'commanded' | 'status-replied' | 'usage-replied' | 'refused' | 'none'
+  /** Their instructions, when they gave any: the prompt sent. */
+  readonly prompt?: string | undefined
+}
+
+export async function decideRequest(
+  setup: StepSetup,
+  desk: RequestDesk,
+  read: RequestRead
+): Promise<Decision<HandledRequest>> {
   const { log } = setup
   if (read.kind === 'ignored') return { kind: 'skipped', reason: read.reason }
   const { request } = read
   const who = request.by === '' ? 'someone' : `"${forLog(request.by, 60)}"`
-  const self = await desk.login()
+  const self = await setup.login()
   if (self !== undefined && sameLogin(request.by.toLowerCase(), self)) {
     return { kind: 'skipped', reason: "the token's own comment" }
   }
@@ -30,11 +43,11 @@ export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: R
   if (allowed !== undefined) return allowed
   log.info(`A request from ${who}, on #${request.number}.`)
   await desk.react(request, 'eyes')
-  const asked = (taken: Asked['taken'], prompt?: string): Asked => ({ by: request.by, taken, prompt })
+  const asked = (taken: HandledRequest['taken'], prompt?: string): HandledRequest => ({ by: request.by, taken, prompt })
   switch (request.command.kind) {
     case 'usage':
       await desk.reply(request, usage(setup))
-      return { kind: 'skipped', reason: 'the command holds no instructions', asked: asked('usage-replied') }
+      return { kind: 'skipped', reason: 'the command holds no instructions', extra: asked('usage-replied') }
     case 'status':
       return showStatus(setup, desk, request, asked('status-replied'))
     case 'ask':
@@ -57,7 +70,7 @@ export async function decideRequest(setup: StepSetup, desk: RequestDesk, read: R
  * once it sent a prompt. A refusal, a status or a usage reply says nothing of the commit, and must not stand in for
  * the check a pull request requires; a comment that asks nothing gets nothing at all.
  */
-export function keepsCheck(read: RequestRead | undefined, decision: Decision): boolean {
+export function keepsCheck(read: RequestRead | undefined, decision: Decision<unknown>): boolean {
   return read === undefined || (read.kind === 'request' && decision.kind === 'job')
 }
 
@@ -67,7 +80,7 @@ async function mayItAsk(
   desk: RequestDesk,
   request: PersonRequest,
   who: string
-): Promise<Decision | undefined> {
+): Promise<Decision<HandledRequest> | undefined> {
   const needed = setup.settings.requests.permission
   let role
   try {
@@ -76,7 +89,7 @@ async function mayItAsk(
     await desk.react(request, 'confused')
     const why = forLog(setup.redact(errorMessage(error)), 200)
     const reason = `Could not read whether ${who} may ask (their permission on the repository: ${why}). Nothing was sent; run the step again.`
-    return { kind: 'error', reason, asked: { by: request.by, taken: 'none' } }
+    return { kind: 'error', reason, extra: { by: request.by, taken: 'none' } }
   }
   if (mayAsk(role, needed)) return undefined
   const word = setup.settings.requests.command
@@ -87,19 +100,24 @@ async function mayItAsk(
   )
   await desk.react(request, 'confused')
   const reason = `${who} may not ask: they have ${role} access, and command-permission asks for ${needed}`
-  return { kind: 'skipped', reason, asked: { by: request.by, taken: 'refused' } }
+  return { kind: 'skipped', reason, extra: { by: request.by, taken: 'refused' } }
 }
 
 /** A follow-up of the job recorded on the issue or pull request, or a new job when none is or `fresh` asks one. */
-async function sendAsked(setup: StepSetup, prompt: string, fresh: boolean, asked: Asked): Promise<Decision> {
+async function sendAsked(
+  setup: StepSetup,
+  prompt: string,
+  fresh: boolean,
+  asked: HandledRequest
+): Promise<Decision<HandledRequest>> {
   const read = await readTracked(setup, true)
-  if (read.kind !== 'read') return { ...read, asked }
+  if (read.kind !== 'read') return { ...read, extra: asked }
   const run = runRecord(setup)
   const earlier = await earlierAttempt(setup, read.tracked, run, prompt)
-  if (earlier) return { ...earlier, asked }
+  if (earlier) return { ...earlier, extra: asked }
   const capped = await jobCap(setup)
-  if (capped) return { ...capped, asked }
-  const last = fresh ? undefined : lastJob(setup, read.tracked)
+  if (capped) return { ...capped, extra: asked }
+  const last = fresh ? undefined : lastTrackedJob(read.tracked, setup.settings.projectId)
   const decided = last
     ? await sendPrompt(
         setup,
@@ -113,14 +131,7 @@ async function sendAsked(setup: StepSetup, prompt: string, fresh: boolean, asked
         { prompt, target: { kind: 'start' } },
         setup.openComment({ state: { job: UNKNOWN_JOB, requests: [] }, find: false })
       )
-  return { ...decided, asked }
-}
-
-/** The job of this project recorded last on the issue or pull request. */
-function lastJob(setup: StepSetup, tracked: readonly StoredComment[]): StoredComment | undefined {
-  return tracked.findLast(
-    (comment) => comment.state.job !== UNKNOWN_JOB && tracksProject(comment.state, setup.settings.projectId)
-  )
+  return { ...decided, extra: asked }
 }
 
 /**
@@ -131,14 +142,14 @@ async function showStatus(
   setup: StepSetup,
   desk: RequestDesk,
   request: PersonRequest,
-  asked: Asked
-): Promise<Decision> {
+  asked: HandledRequest
+): Promise<Decision<HandledRequest>> {
   const read = await readTracked(setup, true)
-  if (read.kind !== 'read') return { ...read, asked }
-  const last = lastJob(setup, read.tracked)
+  if (read.kind !== 'read') return { ...read, extra: asked }
+  const last = lastTrackedJob(read.tracked, setup.settings.projectId)
   if (last === undefined) {
     await desk.reply(request, `No agent job is recorded here yet. ${usage(setup)}`)
-    return { kind: 'skipped', reason: 'status: no agent job is recorded here', asked }
+    return { kind: 'skipped', reason: 'status: no agent job is recorded here', extra: asked }
   }
   const jobId = last.state.job
   const answer = await setup.api.getJob(
@@ -156,7 +167,7 @@ async function showStatus(
       kind: answer.kind === 'cancelled' ? 'cancelled' : 'error',
       reason: `Could not read agent job "${forLog(jobId, 80)}" for its status: ${why}`,
       jobId,
-      asked
+      extra: asked
     }
   }
   const { job } = answer
@@ -174,7 +185,7 @@ async function showStatus(
     reason: `status: agent job "${forLog(jobId, 80)}" is ${forLog(job.status, 40)}`,
     jobId,
     job,
-    asked
+    extra: asked
   }
 }
 
@@ -186,9 +197,13 @@ function usage(setup: StepSetup): string {
 }
 
 /** Once the job asked for ends: `rocket` on the comment that asked when it completed with a pull request, else `confused`. */
-export async function answerRequest(setup: StepSetup, decision: Decision, result: WaitResult): Promise<void> {
+export async function answerRequest(
+  setup: StepSetup,
+  decision: Decision<HandledRequest>,
+  result: WaitResult
+): Promise<void> {
   const read = setup.desk?.read
-  if (read?.kind !== 'request' || decision.asked?.taken !== 'commanded') return
+  if (read?.kind !== 'request' || decision.extra?.taken !== 'commanded') return
   const opened = result.kind === 'completed' && result.job?.pr.kind === 'link'
   if (opened) await setup.desk?.react(read.request, 'rocket')
   else if (result.kind !== 'completed') await setup.desk?.react(read.request, 'confused')
@@ -202,29 +217,18 @@ export function asksNothing(settings: Settings, read: RequestRead | undefined): 
   return settings.mode === 'single' && takesRequests(settings.requests) && read === undefined
 }
 
-/** The events of an issue or a pull request: a workflow that runs a request step on them may mean it to act there. */
-const ISSUE_OR_PULL_EVENTS = new Set([
-  'issues',
-  'issue_comment',
-  'pull_request',
-  'pull_request_target',
-  'pull_request_review',
-  'pull_request_review_comment',
-  'pull_request_review_thread'
-])
-
 /**
  * The step answers only requests, and this event can never be one: skipped, with no request at all. On an event of an
  * issue or a pull request (a merged pull request, say), where the step was likely meant to act too, one warning says
  * so in the inputs' terms; on any other (a push, a release, a schedule), the skip's own line is all.
  */
 export function notAsked(
-  requests: Requests,
+  requests: RequestSettings,
   event: { readonly name: string; readonly action: string | undefined },
   log: Logger
 ): Decision & { readonly kind: 'skipped' } {
   const asks = whatAsks(requests)
-  if (ISSUE_OR_PULL_EVENTS.has(event.name)) {
+  if (THREAD_EVENTS.has(event.name)) {
     const action = event.action ? ` (${forLog(event.action, 40)})` : ''
     const inputs = [requests.command && '"command"', requests.label && '"label"'].filter(Boolean).join(' and ')
     log.warning(
@@ -235,8 +239,22 @@ export function notAsked(
 }
 
 /** What asks, in the inputs' terms: a comment that starts with the command, adding the label. */
-function whatAsks(requests: Requests): string {
+function whatAsks(requests: RequestSettings): string {
   const comment = requests.command && `a comment that starts with ${forLog(requests.command, 40)}`
   const label = requests.label && `adding the label "${forLog(requests.label, 50)}"`
   return [label, comment].filter(Boolean).join(' or ')
+}
+
+/**
+ * A step that answers people acts only when asked: a comment without the command, opening an issue, a push or taking
+ * a label off asks nothing, and gets nothing, not a request to GitHub, not even a check run (in any mode: a pair's
+ * code pull request's conversation too). The decision that says so; undefined when the event may ask.
+ */
+export function notAskedOf(
+  setup: StepSetup,
+  event: { readonly name: string; readonly action: string | undefined }
+): Decision | undefined {
+  const { settings, desk } = setup
+  if (desk?.read?.kind === 'ignored') return { kind: 'skipped', reason: desk.read.reason }
+  return asksNothing(settings, desk?.read) ? notAsked(settings.requests, event, setup.log) : undefined
 }

@@ -1,8 +1,8 @@
 // The batch on record whose end the record does not say (its run ended first): what a read of its job means.
 import { describe, expect, it } from 'vitest'
-import { parseJob } from '../../../src/admin-api/agent-job.ts'
-import type { PollResult } from '../../../src/admin-api/job-answers.ts'
-import { judgePendingJob } from '../../../src/decide/batch.ts'
+import { parseJob } from '../../../../src/admin-api/agent-job.ts'
+import type { PollResult } from '../../../../src/admin-api/job-answers.ts'
+import { judgePendingJob } from '../../../../src/modes/batch/batch.ts'
 
 function read(status: string, prLink: string | null = null): PollResult & { kind: 'job' } {
   const parsed = parseJob({ id: 'job-1', status, prLink }, { jobId: 'job-1', githubHosts: new Set(['github.com']) })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { settingsOf } from '../../../sim/settings.ts'
-import { chooseRequest } from '../../../src/decide/choose.ts'
-import type { StoredComment as TrackedComment } from '../../../src/github/tracking-comments.ts'
-import { UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
+import { settingsOf } from '../../../../sim/settings.ts'
+import { chooseTarget } from '../../../../src/modes/single/single.ts'
+import type { StoredComment as TrackedComment } from '../../../../src/github/tracking-comments.ts'
+import { UNKNOWN_JOB } from '../../../../src/github/tracking-record.ts'
 
 /** Tracking comments, oldest report first, as `listTracked` returns them. */
 function tracked(...jobs: [job: string, project?: string][]): TrackedComment[] {
@@ -16,7 +16,7 @@ function tracked(...jobs: [job: string, project?: string][]): TrackedComment[] {
   }))
 }
 
-describe('chooseRequest', () => {
+describe('chooseTarget', () => {
   it.each([
     ['job-id given: a follow-up to it', { jobId: 'job-7', followUp: false }, [], { kind: 'follow-up', jobId: 'job-7' }],
     [
@@ -63,6 +63,6 @@ describe('chooseRequest', () => {
     ]
   ] as const)('%s', (_, settings, comments, expected) => {
     const inputs = { 'project-id': 'docs', 'job-id': settings.jobId ?? '', 'follow-up': String(settings.followUp) }
-    expect(chooseRequest(settingsOf(inputs), comments)).toEqual(expected)
+    expect(chooseTarget(settingsOf(inputs), comments)).toEqual(expected)
   })
 })

@@ -2,28 +2,33 @@
 // The digest issue keeps the record, one tracking comment per batch: what it covered (the commits after the cursor up
 // to its `to`, and the pull requests merged there), its job and the docs pull request. The cursor is the `to` of the
 // latest batch whose job completed: a failed, timed-out or cancelled batch is taken again, whole, by the next run.
-import type { AgentJob } from '../admin-api/agent-job.ts'
-import type { PollResult } from '../admin-api/job-answers.ts'
-import type { History } from '../github/history.ts'
-import type { StoredComment } from '../github/tracking-comments.ts'
+import type { AgentJob } from '../../admin-api/agent-job.ts'
+import type { PollResult } from '../../admin-api/job-answers.ts'
+import { httpStatusOf } from '../../github/fields.ts'
+import type { History } from '../../github/history.ts'
+import type { GitHubReads } from '../../github/reads.ts'
+import type { StoredComment } from '../../github/tracking-comments.ts'
 import {
   type BatchPlan,
   type BatchWindow,
   type TrackingState,
   tracksProject,
   UNKNOWN_JOB
-} from '../github/tracking-record.ts'
-import { composeBatch } from '../prompt/compose.ts'
-import { isTerminal, type TerminalStatus } from '../text/outcome.ts'
-import { errorMessage, forLog } from '../text/untrusted.ts'
-import type { WaitResult } from '../wait/job-wait.ts'
-import { GITHUB_DEADLINE_MS, requestBudget } from '../wait/retry.ts'
-import { readNextBatch, SKIPPED_BATCH } from './batch-plan.ts'
-import { earlierAttempt, readTracked, runRecord } from './choose.ts'
-import type { Decision, StepSetup } from './decision.ts'
-import { sendPrompt } from './send.ts'
+} from '../../github/tracking-record.ts'
+import type { Settings } from '../../inputs/settings.ts'
+import { composeBatch } from '../../prompt/compose.ts'
+import type { Logger } from '../../runner/io.ts'
+import type { Redact } from '../../text/redact.ts'
+import { isTerminal, type TerminalStatus } from '../../text/outcome.ts'
+import { errorMessage, forLog } from '../../text/untrusted.ts'
+import type { WaitResult } from '../../wait/job-wait.ts'
+import { GITHUB_DEADLINE_MS, requestBudget } from '../../wait/retry.ts'
+import { readNextBatch, SKIPPED_BATCH } from './plan.ts'
+import { earlierAttempt, readTracked, runRecord } from '../../decide/tracked.ts'
+import type { Decision, StepSetup } from '../../decide/decision.ts'
+import { sendPrompt } from '../../decide/send.ts'
 
-export async function decideBatch(setup: StepSetup): Promise<Decision> {
+export async function decideBatch(setup: StepSetup): Promise<Decision<BatchPlan>> {
   const { history, settings } = setup
   if (history === undefined || setup.github === undefined) {
     const why = setup.githubUnavailable ?? 'GitHub could not be set up'
@@ -60,7 +65,7 @@ export async function decideBatch(setup: StepSetup): Promise<Decision> {
 }
 
 type Pending =
-  | { readonly kind: 'decided'; readonly decision: Decision }
+  | { readonly kind: 'decided'; readonly decision: Decision<BatchPlan> }
   /** No batch is running; `ended` gives a record as it is now (its end noted when this run learned it). */
   | { readonly kind: 'none'; readonly ended: (comment: StoredComment) => TrackingState }
 
@@ -106,7 +111,7 @@ async function nextBatch(
   history: History,
   records: readonly TrackingState[],
   batchesRead: number
-): Promise<Decision> {
+): Promise<Decision<BatchPlan>> {
   const { settings } = setup
   const { branch, window, taken, plan } = await readNextBatch(setup, history, records)
   if (plan.covered.length === 0 && plan.direct.length === 0) {
@@ -125,7 +130,7 @@ async function nextBatch(
   const prompt = settings.prompt ?? ''
   const text = (): Promise<string> => Promise.resolve(composeBatch(prompt, settings, material, setup.redact))
   const decided = await sendPrompt(setup, runRecord(setup), { prompt, target: { kind: 'start' }, text }, comment)
-  return decided.kind === 'job' ? { ...decided, batch } : decided
+  return decided.kind === 'job' ? { ...decided, extra: batch } : decided
 }
 
 /** Whether another run recorded a batch of this project on the digest issue since this run read its batches. */
@@ -138,10 +143,10 @@ async function anotherRunTookIt(setup: StepSetup, batchesRead: number): Promise<
 }
 
 /** Every pull request of the batch was skipped by the gates: recorded, so the cursor passes them, and no job. */
-function skippedBatch(setup: StepSetup, batch: BatchPlan): Decision {
+function skippedBatch(setup: StepSetup, batch: BatchPlan): Decision<BatchPlan> {
   const reason = `every pull request of this batch was skipped by the gates (${batch.skipped.map((skip) => `#${skip.number}`).join(', ')})`
   const state = { job: UNKNOWN_JOB, requests: [], batch: batch.window, ended: SKIPPED_BATCH }
-  return { kind: 'skipped', reason, comment: setup.openComment({ state, find: false }), batch }
+  return { kind: 'skipped', reason, comment: setup.openComment({ state, find: false }), extra: batch }
 }
 
 export type PendingVerdict =
@@ -174,10 +179,10 @@ export function judgePendingJob(jobId: string, read: PollResult, wait: boolean):
 }
 
 /** The batch a run that ended before its job did left on record: this run waits for its job, and reports it. */
-function asThatBatch(setup: StepSetup, last: StoredComment, job: AgentJob): Decision {
+function asThatBatch(setup: StepSetup, last: StoredComment, job: AgentJob): Decision<BatchPlan> {
   const { state } = last
   const comment = setup.openComment({ state, commentId: last.id, find: false })
-  const batch = state.batch ? { batch: planOf(state.batch) } : {}
+  const batch = state.batch ? { extra: planOf(state.batch) } : {}
   return { kind: 'job', jobId: state.job, job, request: undefined, followedUp: false, sent: false, comment, ...batch }
 }
 
@@ -191,18 +196,50 @@ function planOf(window: BatchWindow): BatchPlan {
 /** With `batch-notify`: once the batch's job completes with a pull request, one line on each pull request it covered. */
 export async function notifyCovered(
   setup: StepSetup,
-  decision: Decision & { kind: 'job' },
+  decision: Decision<BatchPlan> & { kind: 'job' },
   result: WaitResult
 ): Promise<void> {
   const { history, log } = setup
   const opened = result.job?.pr
-  if (!setup.settings.batch.notify || decision.batch === undefined || history === undefined) return
+  if (!setup.settings.batch.notify || decision.extra === undefined || history === undefined) return
   if (result.kind !== 'completed' || opened?.kind !== 'link') return
-  const count = decision.batch.included.length
+  const count = decision.extra.included.length
   const body = `Documented in ${opened.url.href}, by a docs batch of ${count} pull request${count === 1 ? '' : 's'}.`
-  for (const { number } of decision.batch.included) {
+  for (const { number } of decision.extra.included) {
     await history.note(number, body).catch(() => {
       log.warning(`Could not comment on pull request #${number}: the workflow needs permissions: pull-requests: write.`)
     })
+  }
+}
+
+/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
+export async function digestIssue(
+  settings: Settings,
+  { history, reads }: { readonly history: History; readonly reads: GitHubReads | undefined },
+  log: Logger,
+  redact: Redact
+): Promise<
+  { readonly kind: 'ready'; readonly number: number } | { readonly kind: 'unavailable'; readonly reason: string }
+> {
+  if (settings.issueNumber !== undefined) return { kind: 'ready', number: settings.issueNumber }
+  const label = settings.batch.digestLabel
+  try {
+    if (reads === undefined) throw new Error('the reads of GitHub could not be set up')
+    const number = await history.digest(label, reads)
+    log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
+    return { kind: 'ready', number }
+  } catch (error) {
+    const why = forLog(redact(errorMessage(error)), 300)
+    const status = httpStatusOf(error)
+    const advice =
+      status === 404
+        ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'
+        : status === 401 || status === 403 || status === undefined
+          ? 'the workflow needs permissions: issues: write'
+          : 'GitHub failed; the next run tries again'
+    return {
+      kind: 'unavailable',
+      reason: `the digest issue labelled "${forLog(label, 80)}" could not be found or opened (${why}); ${advice}`
+    }
   }
 }

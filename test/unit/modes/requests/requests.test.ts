@@ -1,11 +1,11 @@
 // What an event that asks nothing means to a step that answers requests: skipped at once, with one warning only on an
 // event of an issue or a pull request, where the step was likely meant to act too.
 import { describe, expect, it } from 'vitest'
-import { settingsOf } from '../../../sim/settings.ts'
-import { asksNothing, keepsCheck, notAsked } from '../../../src/decide/command.ts'
-import type { Decision } from '../../../src/decide/decision.ts'
-import { readRequest, type RequestRead } from '../../../src/github/requests.ts'
-import { mergedPullRequest, pushToMain } from '../support/event-payloads.ts'
+import { settingsOf } from '../../../../sim/settings.ts'
+import { asksNothing, type HandledRequest, keepsCheck, notAsked } from '../../../../src/modes/requests/requests.ts'
+import type { Decision } from '../../../../src/decide/decision.ts'
+import { readRequest, type RequestRead } from '../../../../src/github/requests.ts'
+import { mergedPullRequest, pushToMain } from '../../support/event-payloads.ts'
 
 const COMMAND = { command: '/docs' }
 const LABEL = { label: 'docs', prompt: 'Document what this asks.' }
@@ -68,8 +68,16 @@ const asked: RequestRead = {
   request: { by: 'mona', command: { kind: 'ask', text: 'Document it', fresh: false }, number: 7, comment: undefined }
 }
 const job = { kind: 'job', jobId: 'job-1' } as Decision
-const refused: Decision = { kind: 'skipped', reason: 'may not ask', asked: { by: 'mona', taken: 'refused' } }
-const status: Decision = { kind: 'skipped', reason: 'status', asked: { by: 'mona', taken: 'status-replied' } }
+const refused: Decision<HandledRequest> = {
+  kind: 'skipped',
+  reason: 'may not ask',
+  extra: { by: 'mona', taken: 'refused' }
+}
+const status: Decision<HandledRequest> = {
+  kind: 'skipped',
+  reason: 'status',
+  extra: { by: 'mona', taken: 'status-replied' }
+}
 const capped: Decision = { kind: 'rate-limited', reason: 'max-jobs-per-hour (1) is reached' }
 
 describe('keepsCheck', () => {

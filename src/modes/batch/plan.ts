@@ -1,13 +1,13 @@
 // What the next batch of `mode: batch` covers: the commits on the branch after the cursor (the end of the latest batch
 // whose job completed), the pull requests merged there that no batch covered yet, oldest first and at most
 // `batch-limit`, each read and judged by the gates.
-import type { FetchedChanges } from '../github/change.ts'
-import type { BranchCommit, CommitWindow, History, MergedPull } from '../github/history.ts'
-import type { BatchWindow, TrackingState } from '../github/tracking-record.ts'
-import { counted } from '../prompt/tally.ts'
-import { forLog } from '../text/untrusted.ts'
-import type { StepSetup } from './decision.ts'
-import { gate, gatedChangeOf, tokenSelves } from './gates.ts'
+import type { FetchedChanges } from '../../github/change.ts'
+import type { BranchCommit, CommitWindow, History, MergedPull } from '../../github/history.ts'
+import type { BatchWindow, TrackingState } from '../../github/tracking-record.ts'
+import { counted } from '../../prompt/tally.ts'
+import { forLog } from '../../text/untrusted.ts'
+import type { StepSetup } from '../../decide/decision.ts'
+import { gate, gatedChangeOf, tokenSelves } from '../../decide/gates.ts'
 
 /** How a batch whose every pull request the gates skipped is recorded: it moves the cursor like a completed one. */
 export const SKIPPED_BATCH = 'skipped'
@@ -138,7 +138,7 @@ async function takePulls(setup: StepSetup, history: History, pulls: readonly Mer
     }
     judged += 1
     const gated = gatedChangeOf({ facts: pull.facts, fetched, requests: 0 })
-    const selves = gated === undefined ? [] : await tokenSelves(settings, setup.reads, gated.author)
+    const selves = gated === undefined ? [] : await tokenSelves(settings, setup, gated.author)
     const verdict = gated === undefined ? { kind: 'pass' as const } : gate(settings.gates, gated, selves)
     if (verdict.kind === 'skip') skipped.push({ number: pull.facts.number, reason: verdict.reason })
     else parts.push({ pull, fetched })

@@ -1,0 +1,93 @@
+// GitHub for the whole step: each token's access, the repository's owner and name read once, the workflow run and its
+// event, who the tokens act as (asked once each); and the one place a piece of work's Octokit client is built.
+import { context } from '@actions/github'
+import type { Settings } from '../inputs/settings.ts'
+import type { Logger } from '../runner/io.ts'
+import type { Redact } from '../text/redact.ts'
+import type { Transport } from '../transport/transport.ts'
+import { createGitHubClient, githubAccess, type GitHubAccess, type GitHubClient, loginOf } from './client.ts'
+
+/** What the action reads of the workflow run and the event that started it. */
+export type RunInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl' | 'serverUrl' | 'runId' | 'runAttempt'>
+
+/** One piece of work's limits: its deadline (the session's by default), whether a cancel stops it, the write queue. */
+export interface WorkLimits {
+  readonly deadlineMs?: number
+  /** Reads yes, writes no (a write cut off mid-way may still land). */
+  readonly cancellable: boolean
+  /** False for the one edit a cancelled run makes (see GitHubWork.throttled). */
+  readonly throttled?: boolean
+}
+
+export interface GitHubSession {
+  /** `owner/name`, from GITHUB_REPOSITORY. */
+  readonly repository: string
+  /** The repository's owner and name; undefined when GITHUB_REPOSITORY names none. */
+  readonly repo: { readonly owner: string; readonly name: string } | undefined
+  readonly run: RunInfo
+  readonly settings: Settings
+  readonly log: Logger
+  readonly redact: Redact
+  readonly cancelSignal: AbortSignal
+  /** Each piece of work ends within this, unless it says otherwise. */
+  readonly deadlineMs: number
+  readonly apiUrl: string
+  /** Whether `docs-token` was given: the docs repository's writes use it, and a refusal's advice names it. */
+  readonly docsToken: boolean
+  /** One piece of work's client; `as: 'docs'` uses docs-token when given. The only place Octokit is built. */
+  client(limits: WorkLimits, as?: 'own' | 'docs'): GitHubClient
+  /** Who github-token acts as: asked once (no request without a token); undefined when GitHub would not say. */
+  login(): Promise<string | undefined>
+  /** Who docs-token acts as, the same way. */
+  docsLogin(): Promise<string | undefined>
+}
+
+/** `run`: @actions/github's context, read from the runner's environment and event file. */
+export function openSession(
+  settings: Settings,
+  transport: Transport,
+  where: { readonly repository: string; readonly log: Logger; readonly deadlineMs: number },
+  run: RunInfo = context
+): GitHubSession {
+  const { repository, log, deadlineMs } = where
+  const access = (token: string): GitHubAccess =>
+    githubAccess(token, run.apiUrl, transport, (message) => {
+      log.debug(message)
+    })
+  const docsToken = settings.docsToken !== ''
+  const own = access(settings.githubToken)
+  const docs = docsToken ? access(settings.docsToken) : own
+  const client = (limits: WorkLimits, as: 'own' | 'docs' = 'own'): GitHubClient =>
+    createGitHubClient(transport, as === 'docs' ? docs : own, {
+      deadlineMs: limits.deadlineMs ?? deadlineMs,
+      cancellable: limits.cancellable,
+      throttled: limits.throttled ?? true,
+      requestTimeoutMs: settings.requestTimeoutMs
+    })
+  const whoIs = (token: string, as: 'own' | 'docs') => async (): Promise<string | undefined> => {
+    if (token === '') return undefined
+    const github = client({ cancellable: true }, as)
+    return github.bounded(loginOf(github)).catch(() => undefined)
+  }
+  const [owner, name] = repository.split('/')
+  return {
+    repository,
+    repo: owner && name ? { owner, name } : undefined,
+    run,
+    settings,
+    log,
+    redact: transport.redact,
+    cancelSignal: transport.cancelSignal,
+    deadlineMs,
+    apiUrl: run.apiUrl,
+    docsToken,
+    client,
+    login: once(whoIs(settings.githubToken, 'own')),
+    docsLogin: once(whoIs(settings.docsToken, 'docs'))
+  }
+}
+
+function once<T>(ask: () => Promise<T>): () => Promise<T> {
+  let asked: Promise<T> | undefined
+  return () => (asked ??= ask())
+}
