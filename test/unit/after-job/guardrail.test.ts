@@ -7,14 +7,9 @@ import type { StepSetup } from '../../../src/decide/decision.ts'
 import type { ChangedFile } from '../../../src/github/change.ts'
 import type { PullOperations } from '../../../src/github/pulls.ts'
 import type { WaitResult } from '../../../src/wait/job-wait.ts'
+import { changedFile } from '../support/event-payloads.ts'
 
-const file = (path: string, previousPath?: string): ChangedFile => ({
-  path,
-  previousPath,
-  status: previousPath ? 'renamed' : 'modified',
-  additions: 1,
-  deletions: 1
-})
+const file = changedFile
 
 describe('checkGuardrail', () => {
   const pr = checkPrLink('https://github.com/acme/docs/pull/128', new Set(['github.com']), (text) => text)

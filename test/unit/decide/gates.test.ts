@@ -14,7 +14,7 @@ import {
   tokenSelves
 } from '../../../src/decide/gates.ts'
 import type { GitHubReads, JobCount } from '../../../src/github/reads.ts'
-import { commentOnPullRequest, mergedPullRequest, pushToMain } from '../support/event-payloads.ts'
+import { changedFile, commentOnPullRequest, mergedPullRequest, pushToMain } from '../support/event-payloads.ts'
 
 const change = (overrides: Partial<GatedChange> = {}): GatedChange => ({
   name: 'pull request #7',
@@ -24,13 +24,7 @@ const change = (overrides: Partial<GatedChange> = {}): GatedChange => ({
   changedLines: undefined,
   ...overrides
 })
-const file = (path: string, previousPath?: string): ChangedFile => ({
-  path,
-  previousPath,
-  status: previousPath ? 'renamed' : 'modified',
-  additions: 1,
-  deletions: 1
-})
+const file = changedFile
 const gates = (inputs: Record<string, string> = {}) => settingsOf(inputs).gates
 const own = (login: string): TokenSelf[] => [{ input: 'github-token', login }]
 

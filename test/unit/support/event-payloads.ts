@@ -170,3 +170,12 @@ export function mergedPullRequestFiles(): ChangedFile[] {
     }
   ]
 }
+
+/** A changed file as the gates and the guardrail read it; renamed from `previousPath` when given. */
+export const changedFile = (path: string, previousPath?: string): ChangedFile => ({
+  path,
+  previousPath,
+  status: previousPath ? 'renamed' : 'modified',
+  additions: 1,
+  deletions: 1
+})
