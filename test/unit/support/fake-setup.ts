@@ -5,7 +5,7 @@ import { settingsOf } from '../../../sim/settings.ts'
 import { simulatedClock } from '../../../sim/simulated-clock.ts'
 import type { PollResult, SubmitResult } from '../../../src/admin-api/job-answers.ts'
 import type { AdminApi } from '../../../src/admin-api/client.ts'
-import type { Decision, Service, StepSetup } from '../../../src/decide/decision.ts'
+import type { Service, StepSetup } from '../../../src/decide/decision.ts'
 import type { BranchCommit, EventChange, MergedPull } from '../../../src/github/change.ts'
 import type { History } from '../../../src/github/history.ts'
 import type { GitHub } from '../../../src/github/open.ts'
@@ -276,9 +276,4 @@ function fakeDesk(world: NonNullable<World['desk']>, { calls, said }: Traces): S
       return Promise.resolve()
     }
   }
-}
-
-/** A decision's reason, as the step's log and outputs tell it; undefined for a job. */
-export function reasonOf(decision: Decision<unknown>): string | undefined {
-  return decision.kind === 'job' ? undefined : decision.reason
 }

@@ -1,11 +1,12 @@
 // The pieces a fake setup's world is made of, as GitHub and the admin API would give them: tracking comments and their
-// records, job answers, the event's change, the branch's merged pull requests.
+// records, job answers, the event's change, the branch's merged pull requests; and what a decision tells a user.
 import { parseJob } from '../../../src/admin-api/agent-job.ts'
 import type { PollResult, SubmitResult } from '../../../src/admin-api/job-answers.ts'
+import type { Decision } from '../../../src/decide/decision.ts'
 import type { BranchCommit, EventChange, MergedPull } from '../../../src/github/change.ts'
 import { mergedPull } from '../../../src/github/change-reader.ts'
 import { factsFromEvent } from '../../../src/github/event.ts'
-import type { StoredComment } from '../../../src/github/tracking-comments.ts'
+import type { CommentWrite, StoredComment } from '../../../src/github/tracking-comments.ts'
 import { promptHash, type Submission, type TrackingState } from '../../../src/github/tracking-record.ts'
 import { NOW } from './fake-setup.ts'
 
@@ -68,9 +69,9 @@ export function pushEvent(author = 'octocat'): EventChange {
   return { facts: factsFromEvent('push', payload, 'acme/widgets').facts, fetched: {}, requests: 1 }
 }
 
-/** Commit `n` on the branch, `n` hours before now. */
+/** Commit `n` on the branch: the higher `n`, the later, all within the last two hours. */
 export function commitOf(n: number): BranchCommit {
-  return { sha: shaOf(n), date: NOW - n * 3_600_000, message: `Change #${n}`, author: 'octocat' }
+  return { sha: shaOf(n), date: NOW - (100 - n) * 60_000, message: `Change #${n}`, author: 'octocat' }
 }
 
 /** Pull request #n, merged by commit `n`, by `author`. */
@@ -91,4 +92,16 @@ export function mergedBy(n: number, author = 'octocat'): MergedPull {
 
 export function shaOf(n: number): string {
   return n.toString(16).padStart(40, 'c')
+}
+
+/** A decision's reason, as the step's log and outputs tell it; undefined for a job. */
+export function reasonOf(decision: Decision<unknown>): string | undefined {
+  return decision.kind === 'job' ? undefined : decision.reason
+}
+
+/** What the decision's tracking comment records when the step writes it next (its report). */
+export async function nextRecord(decision: Decision<unknown>, writes: readonly CommentWrite[]) {
+  decision.comment?.show({ kind: 'active' })
+  await decision.comment?.settle()
+  return writes.at(-1)?.state
 }

@@ -7,8 +7,18 @@ import type { TrackingState } from '../../../../src/github/tracking-record.ts'
 import { closeSuperseded, type Paired } from '../../../../src/modes/pair/docs-pull.ts'
 import { decidePair } from '../../../../src/modes/pair/pair.ts'
 import type { WaitResult } from '../../../../src/wait/job-wait.ts'
-import { fakeSetup, reasonOf, type World } from '../../support/fake-setup.ts'
-import { DOCS_PR, HEAD, jobRead, pullEvent, pushEvent, refused, submission, trackedJob } from '../../support/world.ts'
+import { fakeSetup, type World } from '../../support/fake-setup.ts'
+import {
+  DOCS_PR,
+  HEAD,
+  jobRead,
+  pullEvent,
+  pushEvent,
+  reasonOf,
+  refused,
+  submission,
+  trackedJob
+} from '../../support/world.ts'
 
 const PAIR = { mode: 'pair' }
 const OLD_HEAD = 'a'.repeat(40)

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../../sim/settings.ts'
-import type { Decision } from '../../../../src/decide/decision.ts'
 import { chooseTarget, decideSingle } from '../../../../src/modes/single/single.ts'
-import type { CommentWrite, StoredComment as TrackedComment } from '../../../../src/github/tracking-comments.ts'
+import type { StoredComment as TrackedComment } from '../../../../src/github/tracking-comments.ts'
 import { UNKNOWN_JOB } from '../../../../src/github/tracking-record.ts'
-import { fakeSetup, reasonOf, type World } from '../../support/fake-setup.ts'
-import { earlierAttemptOf, jobRead, pushEvent, refused, trackedJob } from '../../support/world.ts'
+import { fakeSetup, type World } from '../../support/fake-setup.ts'
+import { earlierAttemptOf, jobRead, nextRecord, pushEvent, reasonOf, refused, trackedJob } from '../../support/world.ts'
 
 /** Tracking comments, oldest report first, as `listTracked` returns them. */
 function tracked(...jobs: [job: string, project?: string][]): TrackedComment[] {
@@ -77,13 +76,6 @@ async function single(world: World) {
   await decision.comment?.settle()
   const apiCalls = faked.calls.filter((call) => call.startsWith('api '))
   return { ...faked, decision, apiCalls }
-}
-
-/** What the tracking comment records when the step writes it next (its report). */
-async function nextRecord(decision: Decision, writes: readonly CommentWrite[]) {
-  decision.comment?.show({ kind: 'active' })
-  await decision.comment?.settle()
-  return writes.at(-1)?.state
 }
 
 const PROMPT = 'Document the change'
