@@ -73,7 +73,7 @@ export interface World {
   readonly pulls?: PullAnswers
   readonly history?: HistoryWorld
   /** A person's request, and their role on the repository (an Error: it cannot be read). */
-  readonly desk?: { readonly read: RequestRead; readonly role?: Role | Error }
+  readonly desk?: { readonly read: RequestRead; readonly role?: Role | Error | undefined }
 }
 
 /** What the stand-ins saw, in order. */
