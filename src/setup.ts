@@ -183,7 +183,11 @@ export async function openCheck(
 }
 
 /** The head commit the run describes (see checkPlace), read from GitHub when it is a pull request's. */
-async function headOf(setup: StepSetup, pulls: PullOperations, environment: RunnerEnvironment): Promise<Done<string>> {
+async function headOf(
+  setup: StepSetup,
+  pulls: Pick<PullOperations, 'head'>,
+  environment: RunnerEnvironment
+): Promise<Done<string>> {
   const place = checkPlace((await setup.reads?.change())?.facts, environment.sha)
   if (place.kind === 'commit') return { kind: 'done', value: place.sha }
   return pulls.head(place.number)

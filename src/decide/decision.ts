@@ -14,6 +14,12 @@ import type { Redact } from '../text/redact.ts'
 import type { CommentStart, TrackingComment } from '../report/tracking-comment.ts'
 import type { StepClock } from '../wait/retry.ts'
 
+/**
+ * A service backed by a class, as the step uses it: its public side only. A class's #private fields make its type
+ * nominal; this one is structural, so that a test's stand-in needs none of them.
+ */
+export type Service<T> = Pick<T, keyof T>
+
 /** What the step has set up once its inputs are read, handed down whole. */
 export interface StepSetup {
   readonly settings: Settings
@@ -29,15 +35,15 @@ export interface StepSetup {
   /** The change the event is about, who the token acts as, the jobs started lately: when the step reads GitHub. */
   readonly reads: GitHubReads | undefined
   /** The docs pull request's note, label, closing and files, and the check run: when the step uses them. */
-  readonly pulls: PullOperations | undefined
+  readonly pulls: Service<PullOperations> | undefined
   /** With `mode: batch`: the branch's history, the merged pull requests, the digest issue. */
-  readonly history: History | undefined
+  readonly history: Service<History> | undefined
   /** Who github-token acts as, asked of GitHub once; undefined without GitHub, or when it would not say. */
   readonly login: () => Promise<string | undefined>
   /** Who docs-token acts as, the same way. */
   readonly docsLogin: () => Promise<string | undefined>
   /** With `command` or `label`, on an event a person asks with: what they asked, and the answers on GitHub. */
-  readonly desk: RequestDesk | undefined
+  readonly desk: Service<RequestDesk> | undefined
   /** Hosts whose pull request URLs the action can read: github.com and the runner's own. */
   readonly githubHosts: ReadonlySet<string>
   /** GITHUB_RUN_ID, for when GitHub is not opened. */

@@ -31,7 +31,7 @@ export function checkPlace(facts: ChangeFacts | undefined, runSha: string): Chec
 }
 
 export class CheckRun {
-  readonly #pulls: PullOperations
+  readonly #pulls: Pick<PullOperations, 'startCheck' | 'updateCheck'>
   readonly #target: CheckTarget
   readonly #log: Pick<Logger, 'info' | 'warning'>
   readonly #outputs: OutputWriter
@@ -39,7 +39,7 @@ export class CheckRun {
   #failed = false
 
   constructor(
-    pulls: PullOperations,
+    pulls: Pick<PullOperations, 'startCheck' | 'updateCheck'>,
     target: CheckTarget,
     log: Pick<Logger, 'info' | 'warning'>,
     outputs: OutputWriter

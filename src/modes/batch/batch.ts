@@ -25,7 +25,7 @@ import type { WaitResult } from '../../wait/job-wait.ts'
 import { GITHUB_DEADLINE_MS, requestBudget } from '../../wait/retry.ts'
 import { readNextBatch, SKIPPED_BATCH } from './plan.ts'
 import { earlierAttempt, readTracked, runRecord } from '../../decide/tracked.ts'
-import type { Decision, StepSetup } from '../../decide/decision.ts'
+import type { Decision, Service, StepSetup } from '../../decide/decision.ts'
 import { sendPrompt } from '../../decide/send.ts'
 
 export async function decideBatch(setup: StepSetup): Promise<Decision<BatchPlan>> {
@@ -108,7 +108,7 @@ async function pendingBatch(setup: StepSetup, last: StoredComment | undefined): 
 /** The batch of what was merged since the cursor, sent as one job; or why there is none. */
 async function nextBatch(
   setup: StepSetup,
-  history: History,
+  history: Service<History>,
   records: readonly TrackingState[],
   batchesRead: number
 ): Promise<Decision<BatchPlan>> {

@@ -6,7 +6,7 @@ import type { BranchCommit, CommitWindow, History, MergedPull } from '../../gith
 import type { BatchWindow, TrackingState } from '../../github/tracking-record.ts'
 import { counted } from '../../prompt/tally.ts'
 import { forLog } from '../../text/untrusted.ts'
-import type { StepSetup } from '../../decide/decision.ts'
+import type { Service, StepSetup } from '../../decide/decision.ts'
 import { gate, gatedChangeOf, tokenSelves } from '../../decide/gates.ts'
 
 /** How a batch whose every pull request the gates skipped is recorded: it moves the cursor like a completed one. */
@@ -24,7 +24,7 @@ export interface NextBatch {
 /** The next batch after these records (oldest first), read from the branch's history; its one line in the log. */
 export async function readNextBatch(
   setup: StepSetup,
-  history: History,
+  history: Service<History>,
   records: readonly TrackingState[]
 ): Promise<NextBatch> {
   const moved = records.filter((state) => state.ended === 'completed' || state.ended === SKIPPED_BATCH)
@@ -43,7 +43,7 @@ export async function readNextBatch(
 /** The commits since the cursor (its date, if history was rewritten), or since `batch-since` for a first batch. */
 async function windowOf(
   setup: StepSetup,
-  history: History,
+  history: Service<History>,
   branch: string,
   cursor: BatchWindow | undefined
 ): Promise<CommitWindow> {
@@ -77,7 +77,7 @@ const MOST_ASKED = 100
  */
 export async function mergedIn(
   setup: StepSetup,
-  history: History,
+  history: Service<History>,
   where: { readonly branch: string; readonly window: CommitWindow; readonly covered: ReadonlySet<number> }
 ): Promise<{ readonly pulls: MergedPull[]; readonly known: number }> {
   const { branch, window, covered } = where
@@ -121,7 +121,7 @@ export interface Taken {
 }
 
 /** The oldest pull requests, up to `batch-limit`, each read and gated; a read that fails ends the batch before it. */
-async function takePulls(setup: StepSetup, history: History, pulls: readonly MergedPull[]): Promise<Taken> {
+async function takePulls(setup: StepSetup, history: Service<History>, pulls: readonly MergedPull[]): Promise<Taken> {
   const { settings, log } = setup
   const parts: Taken['parts'][number][] = []
   const skipped: { number: number; reason: string }[] = []

@@ -13,7 +13,7 @@ import { isTerminal } from '../../text/outcome.ts'
 import type { WaitResult } from '../../wait/job-wait.ts'
 import { requestBudget } from '../../wait/retry.ts'
 import { earlierAttempt, lastTrackedJob, readTracked, runRecord } from '../../decide/tracked.ts'
-import type { Decision, StepSetup } from '../../decide/decision.ts'
+import type { Decision, Service, StepSetup } from '../../decide/decision.ts'
 import { jobCap, sameLogin } from '../../decide/gates.ts'
 import { sendPrompt } from '../../decide/send.ts'
 
@@ -28,7 +28,7 @@ export interface HandledRequest {
 
 export async function decideRequest(
   setup: StepSetup,
-  desk: RequestDesk,
+  desk: Service<RequestDesk>,
   read: RequestRead
 ): Promise<Decision<HandledRequest>> {
   const { log } = setup
@@ -77,7 +77,7 @@ export function keepsCheck(read: RequestRead | undefined, decision: Decision<unk
 /** The decision that the person may not ask, after saying so on GitHub; undefined when they may. */
 async function mayItAsk(
   setup: StepSetup,
-  desk: RequestDesk,
+  desk: Service<RequestDesk>,
   request: PersonRequest,
   who: string
 ): Promise<Decision<HandledRequest> | undefined> {
@@ -140,7 +140,7 @@ async function sendAsked(
  */
 async function showStatus(
   setup: StepSetup,
-  desk: RequestDesk,
+  desk: Service<RequestDesk>,
   request: PersonRequest,
   asked: HandledRequest
 ): Promise<Decision<HandledRequest>> {

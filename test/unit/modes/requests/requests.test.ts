@@ -2,9 +2,21 @@
 // event of an issue or a pull request, where the step was likely meant to act too.
 import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../../sim/settings.ts'
-import { asksNothing, type HandledRequest, keepsCheck, notAsked } from '../../../../src/modes/requests/requests.ts'
-import type { Decision } from '../../../../src/decide/decision.ts'
-import { readRequest, type RequestRead } from '../../../../src/github/requests.ts'
+import {
+  answerRequest,
+  asksNothing,
+  decideRequest,
+  type HandledRequest,
+  keepsCheck,
+  notAsked,
+  notAskedOf
+} from '../../../../src/modes/requests/requests.ts'
+import type { Decision, StepSetup } from '../../../../src/decide/decision.ts'
+import { type Command, readRequest, type RequestRead } from '../../../../src/github/requests.ts'
+import type { Role } from '../../../../src/inputs/modes.ts'
+import type { WaitResult } from '../../../../src/wait/job-wait.ts'
+import { fakeSetup, type World } from '../../support/fake-setup.ts'
+import { DOCS_PR, jobRead, reasonOf, refused as apiRefusal, trackedJob } from '../../support/world.ts'
 import { mergedPullRequest, pushToMain } from '../../support/event-payloads.ts'
 
 const COMMAND = { command: '/docs' }
@@ -90,5 +102,141 @@ describe('keepsCheck', () => {
     ['a comment that asks nothing', { kind: 'ignored', reason: 'no command' } as const, refused, false]
   ])('%s: %s', (_what, read, decision, kept) => {
     expect(keepsCheck(read, decision)).toBe(kept)
+  })
+})
+
+const ASKING = { command: '/docs', label: 'docs' }
+
+/** A request from mona on issue #12: a comment (id 9) that asks `command`, or the label added. */
+function askedBy(command: Command, by = 'mona'): RequestRead {
+  const comment = command.kind === 'label' ? undefined : { id: 9, review: false }
+  return { kind: 'request', request: { by, command, number: 12, comment } }
+}
+
+const ASK: Command = { kind: 'ask', text: 'Update the auth page', fresh: false }
+
+/** What the step decides with this request in this world, once the comment's writes have landed. */
+async function request(read: RequestRead, world: World = {}) {
+  const faked = fakeSetup({ ...world, inputs: { ...ASKING, ...world.inputs }, desk: { read, role: world.desk?.role } })
+  const decision = await decideRequest(faked.setup, faked.setup.desk as NonNullable<StepSetup['desk']>, read)
+  await decision.comment?.settle()
+  const apiCalls = faked.calls.filter((call) => call.startsWith('api '))
+  return { ...faked, decision, apiCalls }
+}
+
+const withRole = (role: Role | Error): World => ({ desk: { read: askedBy(ASK), role } })
+
+describe('decideRequest', () => {
+  it('answers a comment that asks nothing with nothing at all', async () => {
+    const { decision, calls } = await request({ kind: 'ignored', reason: 'no command' })
+    expect(decision).toEqual({ kind: 'skipped', reason: 'no command' })
+    expect(calls).toEqual([])
+  })
+
+  it("skips the token's own comment, asking nothing more", async () => {
+    const { decision, calls } = await request(askedBy(ASK), { login: 'mona' })
+    expect(reasonOf(decision)).toBe("the token's own comment")
+    expect(calls).toEqual(['github login'])
+  })
+
+  it('sends nothing when the role cannot be read, and reacts confused', async () => {
+    const { decision, calls } = await request(askedBy(ASK), withRole(new Error('HTTP 502')))
+    expect(decision).toMatchObject({ kind: 'error', extra: { by: 'mona', taken: 'none' } })
+    expect(reasonOf(decision)).toBe(
+      'Could not read whether "mona" may ask (their permission on the repository: HTTP 502). Nothing was sent; run the step again.'
+    )
+    expect(calls).toEqual(['github login', 'github role mona', 'github react confused'])
+  })
+
+  it('refuses a person with too little access, saying which they have', async () => {
+    const { decision, calls, said } = await request(askedBy(ASK), withRole('read'))
+    expect(decision).toMatchObject({ kind: 'skipped', extra: { by: 'mona', taken: 'refused' } })
+    expect(said).toEqual([
+      'Only people with `write` access to this repository or more can ask for docs with `/docs`; `mona` has `read`. Nothing was sent to the agent.'
+    ])
+    expect(calls.slice(-2)).toEqual(['github reply', 'github react confused'])
+  })
+
+  it('replies how to ask to the command alone', async () => {
+    const { decision, said, apiCalls } = await request(askedBy({ kind: 'usage' }))
+    expect(decision).toMatchObject({ kind: 'skipped', extra: { taken: 'usage-replied' } })
+    expect(said[0]).toMatch(/^Ask with `\/docs <instructions>`/)
+    expect(apiCalls).toEqual([])
+  })
+
+  it('replies that no job is recorded to a status with none', async () => {
+    const { decision, said } = await request(askedBy({ kind: 'status' }), { tracked: [] })
+    expect(decision).toMatchObject({ kind: 'skipped', extra: { taken: 'status-replied' } })
+    expect(said[0]).toMatch(/^No agent job is recorded here yet\./)
+  })
+
+  it("shows the recorded job's end in its comment on a status, sending nothing", async () => {
+    const world = { tracked: [trackedJob('job-1')], api: { jobs: { 'job-1': jobRead('job-1', 'completed', DOCS_PR) } } }
+    const { decision, apiCalls, writes } = await request(askedBy({ kind: 'status' }), world)
+    expect(decision).toMatchObject({ kind: 'skipped', jobId: 'job-1', job: { status: 'completed' } })
+    expect(reasonOf(decision)).toBe('status: agent job "job-1" is completed')
+    expect(writes.at(-1)).toMatchObject({ commentId: 5, state: { ended: 'completed', pr: DOCS_PR } })
+    expect(apiCalls).toEqual(['api get job-1'])
+  })
+
+  it('follows up the recorded job with their words, eyes first', async () => {
+    const { decision, calls, sent } = await request(askedBy(ASK), { tracked: [trackedJob('job-1')] })
+    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-1', extra: { by: 'mona', taken: 'commanded' } })
+    expect(calls.indexOf('github react eyes')).toBeLessThan(calls.indexOf('api follow-up job-1'))
+    expect(sent).toEqual(['Update the auth page'])
+  })
+
+  it('starts a new job with new, whatever is recorded', async () => {
+    const { apiCalls } = await request(askedBy({ ...ASK, fresh: true }), { tracked: [trackedJob('job-1')] })
+    expect(apiCalls).toEqual(['api create'])
+  })
+
+  it('sends the prompt input for the label, and takes the label off again', async () => {
+    const { decision, calls, sent } = await request(askedBy({ kind: 'label' }))
+    expect(decision).toMatchObject({ kind: 'job', extra: { prompt: 'Document the change' } })
+    expect(sent).toEqual(['Document the change'])
+    expect(calls).toContain('github remove label docs')
+  })
+
+  it.each([
+    ['the cap is reached', { inputs: { 'max-jobs-per-hour': '1' }, startsThisHour: 1 }, 'rate-limited'],
+    ['the API refuses', { api: { create: [apiRefusal(400)] } }, 'error']
+  ] as const)('reacts confused when %s, naming who asked', async (_, world, kind) => {
+    const { decision, calls } = await request(askedBy(ASK), world)
+    expect(decision).toMatchObject({ kind, extra: { by: 'mona', taken: 'commanded' } })
+    expect(calls.at(-1)).toBe('github react confused')
+  })
+})
+
+describe('answerRequest', () => {
+  const ended = (kind: string, prLink: string | null): WaitResult => {
+    const read = jobRead('job-1', kind, prLink)
+    return { kind, polls: 2, faults: 0, elapsedMs: 1000, job: read.kind === 'job' ? read.job : undefined } as WaitResult
+  }
+  it.each([
+    [
+      'a job that completed with a pull request: rocket',
+      'commanded',
+      ended('completed', DOCS_PR),
+      ['github react rocket']
+    ],
+    ['a job that failed: confused', 'commanded', ended('failed', null), ['github react confused']],
+    ['a request that sent nothing: no reaction', 'status-replied', ended('completed', DOCS_PR), []]
+  ] as const)('%s', async (_, taken, result, calls) => {
+    const faked = fakeSetup({ inputs: ASKING, desk: { read: askedBy(ASK) } })
+    const decision = { ...job, extra: { by: 'mona', taken } }
+    await answerRequest(faked.setup, decision, result)
+    expect(faked.calls).toEqual(calls)
+  })
+})
+
+describe('notAskedOf', () => {
+  it.each([
+    [{ command: '/docs' }, 'no request: only a comment that starts with /docs asks'],
+    [{ label: 'docs', prompt: 'Document it' }, 'no request: only adding the label "docs" asks']
+  ])('skips a push with %j, asking GitHub nothing', (inputs, reason) => {
+    const faked = fakeSetup({ inputs })
+    expect(notAskedOf(faked.setup, { name: 'push', action: undefined })).toEqual({ kind: 'skipped', reason })
+    expect(faked.calls).toEqual([])
   })
 })
