@@ -15,6 +15,7 @@ import { once, steppedClock, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
 const KEY = 'mint_fault_matrix_secret'
+const PROJECT = 'proj'
 const STORY = { projectId: 'proj', jobId: 'job-9', apiKey: KEY, final: { status: 'completed' } }
 const PR = 'https://github.com/acme/docs/pull/9'
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
@@ -282,6 +283,27 @@ describe('a fault that repeats', () => {
     const refused = linesWith(result, 'connection refused').filter((line) => !line.startsWith('::'))
     expect(refused.length).toBeLessThanOrEqual(2)
     expect(errorAnnotations(result)[0]).toContain(`base-url (${url}/) could not be reached for`)
+  })
+
+  it('is one line and a count when only its request id changes, and its text stays on our lines', async () => {
+    const completed = jobBody(
+      { projectId: PROJECT, jobId: 'job-2', apiKey: KEY, final: { status: 'completed' } },
+      'completed',
+      null
+    )
+    const flaky: Respond = (_req, res, index) =>
+      index < 8
+        ? sendJson(res, 503, { error: `Service unavailable (request id ${1000 + index})\n::error::pwned ${KEY}` })
+        : sendJson(res, 200, completed)
+    const server = await servers.serve(flaky)
+    const result = await run(server, { 'job-id': 'job-2' })
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(errorAnnotations(result)).toEqual([])
+    const faultLines = result.stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('::debug::') && line.includes('Service unavailable'))
+    expect(faultLines.length, faultLines.join('\n')).toBeLessThanOrEqual(2)
+    expectKeyNeverShown(result, KEY)
   })
 })
 
