@@ -1,11 +1,12 @@
 // mode: batch against the simulated admin API and GitHub: the digest issue is found by the action's own records, not
 // only by its label, and a window longer than one batch reads is covered in turn. No pull request is described twice,
-// and none is skipped.
+// and none is skipped: not by a forged cursor, nor when more were merged than one listing holds.
 import { describe, expect, it } from 'vitest'
 import type { HistoryCommit, SimulatedHistory } from '../../sim/github-history.ts'
 import { markerOf } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
 import { historyOf, merge, mergedPull, shaOf } from './support/batch-history.ts'
+import { APP, codeRepository, recordBy, RUNS_MS, start } from './support/code-repository.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -218,5 +219,56 @@ describe('mode: batch over a long window', () => {
     const third = await once()
     expect(third.outputs['skip-reason']).toBe('nothing new')
     expect(api.posts).toHaveLength(2)
+  })
+})
+
+describe("a user who registered the app's name", { timeout: RUNS_MS }, () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+
+  it('cannot move a batch past pull requests merged since with a forged cursor', async () => {
+    const history = historyOf([11, 12, 13])
+    const last = history.commits.at(-1)
+    const cursor = { from: '', to: last?.sha ?? '', toDate: Date.parse(last?.date ?? ''), pulls: [11, 12, 13] }
+    const forged = { job: 'job-9', requests: [start('1', 30)], ended: 'completed', batch: cursor }
+    const { github, api, server } = await world({
+      ...APP,
+      history,
+      issues: [{ number: 50, title: 'Docs digest', labels: ['docs digest'], state: 'open' }],
+      existing: [recordBy('acme-docs', 50, forged)]
+    })
+    const result = await run(
+      server,
+      { mode: 'batch', prompt: 'Document what was merged.' },
+      { eventName: 'schedule', event: { schedule: '0 6 * * *' }, github }
+    )
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(result.outputs['batch-prs']).toBe('[11,12,13]')
+    expect(api.posts).toHaveLength(1)
+    expect(errorAnnotations(result)).toEqual([])
+    expect(warningAnnotations(result)).toEqual([])
+  })
+})
+
+describe('a batch of more merged pull requests than one listing holds', { timeout: RUNS_MS }, () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+  it('describes the oldest first and turns none into an anonymous commit the cursor passes', async () => {
+    // 1,050 merged since batch-since, one an hour: GitHub lists the closed ones 100 a page, newest updated first.
+    const numbers = Array.from({ length: 1050 }, (_, index) => 1000 + index)
+    const { github, api, server } = await world({ history: historyOf(numbers) })
+    const result = await run(
+      server,
+      { mode: 'batch', prompt: 'Document what was merged.', 'batch-since': '60d' },
+      { eventName: 'schedule', event: { schedule: '0 6 * * *' }, github }
+    )
+    const oldest = numbers.slice(0, 20)
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(result.outputs['batch-prs']).toBe(JSON.stringify(oldest))
+    expect(result.outputs['batch-to']).toBe(shaOf(1019))
+    const prompt = String(api.posts[0]?.prompt)
+    expect(prompt).toContain('Change number 1000')
+    expect(prompt).not.toContain('Change number 1050')
+    expect(prompt).not.toMatch(/pushed without a pull request/i)
   })
 })

@@ -1,10 +1,19 @@
-// Careless inputs: each an input error before any request, or harmless, and never a way to show the key.
+// Careless inputs: each an input error before any request, or harmless, and never a way to show the key. Durations
+// a timer cannot hold or that would flood a remote API, a key passed as project-id, a base-url with its version path;
+// the result output an input error still leaves whole; the small things a new user hit; and a second signal during
+// shutdown, which still leaves the outputs and the summary.
+import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { sendJson } from '../../sim/admin-api.ts'
+import { jobBody, sendJson } from '../../sim/admin-api.ts'
 import { readActionMetadata } from '../../sim/run-action.ts'
+import { RESULT_KEYS } from '../../src/runner/io.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
+import { codeRepository } from './support/code-repository.ts'
+import { onIssue } from './support/issue-step.ts'
+import { completed, expectNoPartOfKey, JOB_FIVE, runJobFive } from './support/job-five.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner, runAction } from './support/run-bundle.ts'
+import { once } from './support/triggers.ts'
 
 const KEY = 'mint_inputs_attack_key_0123'
 const servers = loopback()
@@ -166,5 +175,219 @@ describe('careless inputs', () => {
     expect(errorAnnotations(result)[0]).toContain(
       'Input "project-id" is required: the project id shown on the dashboard\'s API keys page. Empty means the variable it comes from (such as vars.MINTLIFY_PROJECT_ID) is not set for this repository or environment.'
     )
+  })
+})
+
+describe('inputs, time and signals', () => {
+  // This describe's step waits for job-5 (support/job-five.ts).
+  const { STORY, INPUTS } = JOB_FIVE
+  const run = runJobFive
+  const { serve } = servers
+  it.each([
+    ['poll-interval', { 'poll-interval': '1000h', 'max-poll-interval': '1000h' }],
+    ['timeout', { timeout: '600h' }],
+    ['max-poll-interval', { 'max-poll-interval': '1000h' }],
+    ['request-timeout', { 'request-timeout': '9999h' }]
+  ])(
+    'a %s longer than a timer can hold is an input error, so nothing polls faster than asked',
+    async (name, inputs) => {
+      const server = await serve((_req, res) => sendJson(res, 200, jobBody(STORY, 'active', null)))
+      const result = await run(server, { timeout: '2s', ...inputs })
+      expect(result.exitCode).toBe(1)
+      expect(server.requests).toHaveLength(0)
+      expect(errorAnnotations(result)[0]).toContain(`Input "${name}"`)
+      expect(errorAnnotations(result)[0]).toContain('is longer than a timer can hold (about 24.8 days)')
+    }
+  )
+
+  it.each([
+    ['poll-interval', { 'poll-interval': '1ms', 'max-poll-interval': '1ms' }],
+    ['request-timeout', { 'request-timeout': '1ms' }]
+  ])(
+    'a %s under a second against a remote API is an input error, so nothing floods it or gives up at once',
+    async (name, inputs) => {
+      // A name that never resolves: the step must stop before it tries.
+      const result = await run({ url: 'https://api.mintlify.test' }, inputs)
+      expect(result.exitCode).toBe(1)
+      expect(errorAnnotations(result)[0]).toContain(`Input "${name}" (1ms) must be at least 1s against a remote API`)
+    }
+  )
+
+  it('refuses a key passed as project-id before any request, masked and shown nowhere', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const swapped = 'mint_swapped_key_V8n3Qp7Xr2Lw'
+    const result = await run(server, { 'project-id': swapped, 'api-key': 'proj_12345678' })
+    expect(result.exitCode).toBe(1)
+    expect(server.requests).toHaveLength(0)
+    expect(result.stdout).toContain(`::add-mask::${swapped}`)
+    expect(errorAnnotations(result)[0]).toContain('Input "project-id" holds an admin API key')
+    expectNoPartOfKey(result, swapped)
+  })
+
+  it('warns that a timeout past 6h outlasts a GitHub-hosted runner', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const result = await run(server, { timeout: '7h' })
+    expect(result.exitCode).toBe(0)
+    expect(warningAnnotations(result)).toEqual([
+      expect.stringContaining('longer than a GitHub-hosted runner lets a job run (6h)')
+    ])
+  })
+
+  it('accepts durations as the action writes them, such as 1m 30s', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const result = await run(server, { timeout: '1m 30s', 'request-timeout': '1m 5s' })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain('(timeout 1m 30s,')
+  })
+
+  it('sets outcome=error, result with every key, the other outputs empty, and a short summary on an input error', async () => {
+    const server = await serve((_req, res) => completed(res))
+    const result = await run(server, { timeout: 'soon', 'fail-on': 'nope' })
+    expect(result.exitCode).toBe(1)
+    const { result: json, ...outputs } = result.outputs
+    // What fromJSON() in a later step reads: every key docs/reference.md lists, null where unknown.
+    expect(JSON.parse(json ?? '')).toEqual({
+      outcome: 'error',
+      status: null,
+      'job-id': null,
+      prLink: null,
+      'pr-number': null,
+      'pr-repository': null,
+      branch: null,
+      'preview-url': null,
+      'preview-status': null,
+      'skip-reason': null,
+      'action-taken': null,
+      'requested-by': null,
+      'batch-size': null,
+      'batch-prs': null,
+      guardrail: null,
+      'duration-s': 0,
+      'jobs-started': 0
+    })
+    expect(outputs).toEqual({
+      status: '',
+      outcome: 'error',
+      'job-id': '',
+      prLink: '',
+      'pr-number': '',
+      'pr-repository': '',
+      job: '',
+      branch: '',
+      'docs-repository': '',
+      'preview-url': '',
+      'preview-status': '',
+      'comment-url': '',
+      'skip-reason': '',
+      'action-taken': '',
+      'requested-by': '',
+      guardrail: '',
+      'check-url': '',
+      'batch-size': '',
+      'batch-prs': '',
+      'batch-from': '',
+      'batch-to': ''
+    })
+    expect(result.summary).toContain('The step did not start: inputs are invalid.')
+    expect(result.summary).toContain('<li>Input &quot;timeout&quot; must be a positive duration')
+  })
+
+  it('a second signal during shutdown does not kill the step before its outputs and summary are written', async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, jobBody(STORY, 'active', null)))
+    const result = await run(
+      server,
+      {},
+      {
+        onSpawn: (child) => {
+          once(
+            () => server.requests.length > 0,
+            () => {
+              child.kill('SIGINT')
+              child.kill('SIGTERM')
+              setTimeout(() => child.kill('SIGTERM'), 5)
+            }
+          )
+        }
+      }
+    )
+    expect(result.signal).toBeNull()
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'cancelled', status: 'active' })
+    expect(result.summary).toContain('⏹️ Run cancelled')
+  })
+
+  it('catches a base-url that carries the version path, before any request', async () => {
+    const result = await runAction({ inputs: { ...INPUTS, 'base-url': 'https://api.mintlify.com/v2' } })
+    expect(result.exitCode).toBe(1)
+    expect(errorAnnotations(result)[0]).toContain(
+      'Input "base-url" (https://api.mintlify.com/v2) must be the API\'s root, without a version path'
+    )
+  })
+
+  it('logs the whole base-url, path included, in its first line', async () => {
+    const server = await serve((req, res) =>
+      req.url?.startsWith('/gateway/v2/') ? completed(res) : res.writeHead(404).end()
+    )
+    const result = await run({ url: `${server.url}/gateway` })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout.split('\n')[2]).toContain(`Mintlify admin API at ${server.url}/gateway, project`)
+  })
+})
+
+describe("the refused start's result", () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run } = codeRepository(servers, { key: KEY, token: 'ghs_inputs_attack_token_01' })
+  it.each([
+    ['an empty api-key', { 'api-key': '' }, {}],
+    ['an unknown mode', { mode: 'pairs', prompt: 'x' }, {}],
+    ['a poll-interval that is no duration', { 'poll-interval': 'soon', prompt: 'x' }, {}],
+    ['an event file that is not there', { prompt: 'x' }, { GITHUB_EVENT_PATH: '/nonexistent/event.json' }],
+    ['a proxy that is no URL', { prompt: 'x' }, { HTTPS_PROXY: 'http://[::1' }]
+  ])('holds every key after %s', async (_, inputs, env) => {
+    const server = await servers.serve((_req, res) => sendJson(res, 500, { error: 'never asked' }))
+    const result = await run(server, inputs, { env })
+    expect(result.exitCode, result.stdout).toBe(1)
+    expect(result.outputs['outcome']).toBe('error')
+    const parsed = JSON.parse(result.outputs['result'] ?? '') as Record<string, unknown>
+    expect(Object.keys(parsed).sort()).toEqual([...RESULT_KEYS].sort())
+    expect(parsed['outcome']).toBe('error')
+  })
+})
+
+describe('small things a new user hit', () => {
+  const run = bundleRunner({
+    githubToken: 'ghs_inputs_attack_token_01',
+    inputs: { 'project-id': 'docs', 'api-key': KEY, 'poll-interval': '100ms', 'max-poll-interval': '200ms' }
+  })
+  const job = (res: ServerResponse, jobId: string, status: string) =>
+    sendJson(res, 200, jobBody({ projectId: 'docs', jobId, apiKey: KEY, final: { status: 'completed' } }, status, null))
+  it('notes that a bare timeout under a minute is read as seconds', async () => {
+    const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))
+    const result = await run(server, { 'job-id': 'job-1', timeout: '30' })
+    expect(result.stdout).toContain('::notice::Input "timeout" is 30, read as 30 seconds; write 30m for minutes.')
+  })
+
+  it("keeps Octokit's 'with id undefined' out of the debug log", async () => {
+    const github = await servers.github()
+    const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))
+    const result = await run(
+      server,
+      { 'job-id': 'job-1', comment: 'true' },
+      { ...onIssue(github), env: { GITHUB_API_URL: github.url, RUNNER_DEBUG: '1' } }
+    )
+    expect(result.stdout).toMatch(/::debug::GitHub: POST \/repos\/acme\/docs\/issues\/12\/comments - 201 in \d+ms/)
+    expect(result.stdout).not.toContain('with id undefined')
+  })
+
+  it('says which file when GITHUB_OUTPUT cannot be written, in one error and no stack trace', async () => {
+    const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))
+    const result = await run(server, { 'job-id': 'job-1' }, { env: { GITHUB_OUTPUT: '/nonexistent/output' } })
+    expect(result.exitCode).toBe(1)
+    expect(errorAnnotations(result)).toEqual([
+      expect.stringContaining(
+        "The step's outputs could not be written (Missing file at path: /nonexistent/output)"
+      ) as string
+    ])
+    expect(result.stderr).not.toMatch(/\bat \S+ \(/)
   })
 })

@@ -1,5 +1,6 @@
 // Requests for docs from a comment or a label, against the simulated admin API and GitHub: only people with
-// command-permission may ask; a comment that asks nothing costs nothing.
+// command-permission may ask; a comment that asks nothing costs nothing. In mode: pair, the check run of an accepted
+// request sits on the pull request's head commit, and a refused one makes none.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,6 +9,7 @@ import type { FakeGitHubOptions } from '../../sim/github-api.ts'
 import { ROOT } from '../../sim/run-action.ts'
 import { markerOf, readMarker } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
+import { codeRepository, HEAD, RUNS_MS } from './support/code-repository.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -379,5 +381,53 @@ describe('events that can never ask', () => {
     expect(chat.outputs['skip-reason']).toBe('no command')
     expect(warningAnnotations(chat)).toEqual([])
     expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('mode: pair with command', { timeout: RUNS_MS }, () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+  /** An `issue_comment` on pull request #7 by `user`. */
+  const pullRequestComment = (body: string, user: string) => ({
+    action: 'created',
+    issue: { number: 7, title: 'Add a retry option', body: '', pull_request: { url: 'x' }, user: { login: 'octocat' } },
+    comment: { id: 9001, body, user: { login: user, type: 'User' } },
+    sender: { login: user, type: 'User' }
+  })
+  async function comment(body: string, user: string) {
+    const { github, api, server } = await world({
+      roles: { maintainer: 'write' },
+      pulls: { 'acme/api': [{ number: 7, state: 'open', labels: [], headSha: HEAD }] },
+      pullFiles: { 7: [{ filename: 'src/retry.ts', status: 'modified', additions: 3, deletions: 1 }] }
+    })
+    const inputs = { mode: 'pair', command: '/docs', prompt: 'Keep the docs in step.' }
+    const result = await run(server, inputs, {
+      eventName: 'issue_comment',
+      event: pullRequestComment(body, user),
+      github
+    })
+    return { result, github, api }
+  }
+
+  it('makes no request at all, and no check run, for a comment that asks nothing', async () => {
+    const { result, github, api } = await comment('Looks good to me.', 'maintainer')
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'skip-reason': 'no command' })
+    expect(github.calls).toEqual([])
+    expect(github.checkRuns).toEqual([])
+    expect(api.posts).toEqual([])
+  })
+
+  it("puts the check run of an accepted request on the pull request's head commit", async () => {
+    const { result, github, api } = await comment('/docs Mention the new retry option.', 'maintainer')
+    expect(result.outputs, result.stdout).toMatchObject({ outcome: 'completed', 'action-taken': 'commanded' })
+    expect(api.posts).toHaveLength(1)
+    expect(github.checkRuns.map((check) => [check.headSha, check.conclusion])).toEqual([[HEAD, 'success']])
+  })
+
+  it("makes no check run for a stranger's refused request, which must not stand in for the pull request's check", async () => {
+    const { result, github, api } = await comment('/docs Rewrite everything.', 'stranger')
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'refused' })
+    expect(api.posts).toEqual([])
+    expect(github.checkRuns).toEqual([])
   })
 })

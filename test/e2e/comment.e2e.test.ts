@@ -1,10 +1,23 @@
-// The bundled action with `comment: true`, against loopback servers playing the admin API and GitHub's REST API.
+// The bundled action with `comment: true`, against loopback servers playing the admin API and GitHub's REST API: one
+// comment per job, found again by its own record (not the comment a person edited last), posted afresh when deleted,
+// kept within GitHub's size, and a missing permission said once.
 import { describe, expect, it } from 'vitest'
-import { playJob, type RunningServer } from '../../sim/admin-api.ts'
+import { jobBody, playJob, type RunningServer, sendJson } from '../../sim/admin-api.ts'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
 import type { FakeGitHub, FakeGitHubOptions } from '../../sim/github-api.ts'
+import {
+  markerOf,
+  promptHash,
+  readMarker,
+  type Submission as TrackedRequest,
+  type TrackingState
+} from '../../src/github/tracking-record.ts'
+import { renderComment } from '../../src/report/comment-body.ts'
+import { createdThenPolled } from './support/created-then-polled.ts'
+import { onIssue, running } from './support/issue-step.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner, runAction } from './support/run-bundle.ts'
+import { once, onSlowClock } from './support/triggers.ts'
 import { expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
 const KEY = 'mint_comment_secret'
@@ -286,6 +299,196 @@ describe('two runs on one tracking comment', () => {
     const rerun = await runOn(server, followUp, { github, env: { GITHUB_RUN_ID: '200', GITHUB_RUN_ATTEMPT: '2' } })
     expect(rerun.outputs['job-id']).toBe('job-1')
     expect(api.posts.map((post) => post.what)).toEqual(['create', 'follow-up job-1'])
+  })
+})
+
+describe('the tracking comment', () => {
+  const PROJECT = 'docs'
+  const FAST = { 'poll-interval': '100ms', 'max-poll-interval': '200ms' }
+  const BOT = 'github-actions[bot]'
+  const run = bundleRunner({ githubToken: TOKEN, inputs: { 'project-id': PROJECT, 'api-key': KEY, ...FAST } })
+  const api = createdThenPolled(servers)
+  const story = (jobId: string) => ({ projectId: PROJECT, jobId, apiKey: KEY, final: { status: 'completed' } })
+  /** A tracking comment's body as the action writes it: the marker for `state`, and a line of text. */
+  const tracking = (state: TrackingState, text = 'an earlier report'): string => `${markerOf(state)}\n${text}`
+  const request = (overrides: Partial<TrackedRequest> = {}): TrackedRequest => ({
+    kind: 'start',
+    run: '4242',
+    attempt: 1,
+    prompt: promptHash('Document /users'),
+    line: 'Document /users',
+    project: PROJECT,
+    at: Date.parse('2026-11-22T09:00:00Z'),
+    ...overrides
+  })
+  it('follows up the job the action reported last by its own record, not the comment a person edited last', async () => {
+    const github = await servers.github({
+      existing: [
+        {
+          issue: 12,
+          user: BOT,
+          body: tracking({ job: 'job-1', requests: [request({ at: Date.parse('2026-11-20T09:00:00Z') })] })
+        },
+        {
+          issue: 12,
+          user: BOT,
+          body: tracking({ job: 'job-2', requests: [request({ at: Date.parse('2026-11-21T09:00:00Z') })] })
+        }
+      ]
+    })
+    // A maintainer fixes a typo in the older comment, so GitHub now lists it as the one updated last.
+    const older = github.comments[0]
+    if (older) Object.assign(older, { body: `${older.body} (typo fixed)`, updatedAt: '2026-11-23T09:00:00Z' })
+    const { api, server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      existing: [running('job-1'), { jobId: 'job-2', activePolls: 0, final: { status: 'completed', prLink: PR } }]
+    })
+    const result = await run(
+      server,
+      { prompt: 'Also the errors', 'follow-up': 'true', comment: 'true' },
+      onIssue(github)
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts).toEqual([{ what: 'follow-up job-2', prompt: 'Also the errors' }])
+  })
+
+  it('keeps one comment per job when GitHub made a comment but answered 502', async () => {
+    const github = await servers.github({
+      failAfterWriting: (call, write) => (call.startsWith('POST') && write === 0 ? 502 : undefined)
+    })
+    const { server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 1, final: { status: 'completed', prLink: PR } }
+    })
+    const result = await run(server, { prompt: 'Document /users', comment: 'true' }, onIssue(github))
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('Mintlify agent job completed')
+    expect(readMarker(github.comments[0]?.body)?.job).toBe('job-1')
+  })
+
+  it('posts a fresh comment when its comment was deleted, and names that one in comment-url', async () => {
+    const github = await servers.github()
+    const { api, server } = await servers.agentApi({ projectId: PROJECT, apiKey: KEY, run: running('') })
+    const result = await run(
+      server,
+      // The job ends once the comment is deleted: the timeout only stops a step that never gets there.
+      { prompt: 'Document /users', comment: 'true', timeout: '5m' },
+      {
+        ...onIssue(github),
+        onSpawn: () => {
+          // Once the comment says the job runs, a person deletes it; then the job completes.
+          once(
+            () => github.comments[0]?.body.includes('Mintlify agent job running') ?? false,
+            () => {
+              github.comments.splice(0)
+              const job = api.jobs.get('job-1')
+              if (job) Object.assign(job, { run: { activePolls: 0, final: { status: 'completed', prLink: PR } } })
+            }
+          )
+        }
+      }
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]?.body).toContain('Mintlify agent job completed')
+    expect(result.outputs['comment-url']).toContain(`#issuecomment-${github.comments[0]?.id ?? ''}`)
+    expect(warningAnnotations(result)).toEqual([
+      'The tracking comment had been deleted from the issue, so a new one was posted.'
+    ])
+    expect(result.stdout).not.toContain('issue-number')
+  })
+
+  it('finds its own comment among more than 10,000, reading the newest first, and says the search was cut', async () => {
+    const chatter = Array.from({ length: 10_050 }, (_, n) => ({ issue: 12, user: 'someone', body: `comment ${n}` }))
+    const own = { issue: 12, user: BOT, body: tracking({ job: 'job-1', requests: [request()] }) }
+    const github = await servers.github({ existing: [...chatter, own] })
+    const { api, server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      existing: [{ jobId: 'job-1', activePolls: 1, final: { status: 'completed', prLink: PR } }]
+    })
+    // A hundred pages on a busy machine may take longer than GitHub's deadline of a minute: the step's clock runs slow,
+    // so that what ends the search is its cap.
+    const result = await run(
+      server,
+      { prompt: 'Document /users', comment: 'true' },
+      onSlowClock(onIssue(github, { GITHUB_RUN_ATTEMPT: '2' }))
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(api.posts).toEqual([])
+    expect(result.outputs).toMatchObject({ 'job-id': 'job-1', outcome: 'completed' })
+    expect(warningAnnotations(result)).toContain(
+      'issue #12 has more than 10,000 comments: the search for tracking comments read the oldest 100 and the newest 9,900.'
+    )
+  })
+
+  it('shows text from the API as code, so it mentions nobody', async () => {
+    const github = await servers.github()
+    const server = await api(
+      (res) => sendJson(res, 201, { id: 'job_9', status: 'active' }),
+      (res) => sendJson(res, 200, { ...jobBody(story('job_9'), 'failed', null), model: '@octocat see #12' })
+    )
+    const result = await run(server, { prompt: 'Document /users', comment: 'true', 'fail-on': '' }, onIssue(github))
+    expect(result.exitCode, result.stdout).toBe(0)
+    const body = github.comments[0]?.body ?? ''
+    expect(body).toContain('model `@octocat see #12`')
+    expect(body.replaceAll(/`[^`]*`/g, '')).not.toMatch(/@octocat|#12/)
+  })
+
+  it("keeps the comment within GitHub's 65,536 characters, however long the project id, leaving out the oldest follow-ups", async () => {
+    const project = 'p'.repeat(1500)
+    // The comment a run before this one wrote, as full as GitHub allows: one more follow-up would not fit.
+    let state: TrackingState = { job: 'job-1', requests: [] }
+    for (let n = 0; ; n++) {
+      const kind = n === 0 ? 'start' : 'follow-up'
+      const next = { ...state, requests: [...state.requests, request({ kind, run: String(n), project })] }
+      if (`${markerOf(next)}\n${renderComment(next, { kind: 'active' }, 'https://x')}`.length > 65_000) break
+      state = next
+    }
+    const github = await servers.github({ existing: [{ issue: 12, user: BOT, body: tracking(state) }] })
+    const { server } = await servers.agentApi({
+      projectId: project,
+      apiKey: KEY,
+      existing: [{ jobId: 'job-1', activePolls: 0, final: { status: 'completed', prLink: PR } }]
+    })
+    const result = await runAction({
+      githubToken: TOKEN,
+      ...onIssue(github),
+      inputs: {
+        'project-id': project,
+        'api-key': KEY,
+        'base-url': server.url,
+        ...FAST,
+        prompt: 'More',
+        'follow-up': 'true',
+        comment: 'true'
+      }
+    })
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(warningAnnotations(result)).toEqual([])
+    const body = github.comments[0]?.body ?? ''
+    expect(body.length).toBeLessThanOrEqual(65_536)
+    expect(body).toContain('Mintlify agent job completed')
+    expect(body).toContain('- Follow-up: `More`')
+    expect(readMarker(body)?.omitted).toBeGreaterThan(0)
+  })
+
+  it('says a missing permission once, writes no more, and the summary says re-run protection is off', async () => {
+    const github = await servers.github({ refuseWrites: 403 })
+    const { server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 1, final: { status: 'completed', prLink: PR } }
+    })
+    const result = await run(server, { prompt: 'Document /users', comment: 'true' }, onIssue(github))
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(github.calls.filter((call) => !call.startsWith('GET') && call !== 'POST /graphql')).toHaveLength(1)
+    expect(warningAnnotations(result)).toHaveLength(1)
+    expect(warningAnnotations(result)[0]).toContain('the token lacks permission')
+    expect(result.summary).toContain('Re-run protection is off for this run')
   })
 })
 

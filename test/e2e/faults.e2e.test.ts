@@ -2,22 +2,19 @@
 // and a real server can. Each case asserts the outcome, the outputs, the requests made, the exit code, and that the
 // key never shows; where a wait is promised, that the requests were never closer than it (a busy machine only spaces
 // them further). How long the waits are, and how many fit in a timeout, is the unit tests' (test/unit/wait/).
-import { readFile } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { jobBody, type Respond, type RunningServer, sendJson, startServer } from '../../sim/admin-api.ts'
-import { type ProxyOptions, startProxy } from '../../sim/loopback-proxy.ts'
 import { loopback } from './support/loopback.ts'
 import { type ActionRun, bundleRunner, runAction } from './support/run-bundle.ts'
 import { once, steppedClock, whenLogged } from './support/triggers.ts'
 import { errorAnnotations, expectKeyNeverShown, warningAnnotations } from '../support/expectations.ts'
 
 const KEY = 'mint_fault_matrix_secret'
+const PROJECT = 'proj'
 const STORY = { projectId: 'proj', jobId: 'job-9', apiKey: KEY, final: { status: 'completed' } }
 const PR = 'https://github.com/acme/docs/pull/9'
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
 const INPUTS = {
   'project-id': 'proj',
   'job-id': 'job-9',
@@ -283,6 +280,27 @@ describe('a fault that repeats', () => {
     expect(refused.length).toBeLessThanOrEqual(2)
     expect(errorAnnotations(result)[0]).toContain(`base-url (${url}/) could not be reached for`)
   })
+
+  it('is one line and a count when only its request id changes, and its text stays on our lines', async () => {
+    const completed = jobBody(
+      { projectId: PROJECT, jobId: 'job-2', apiKey: KEY, final: { status: 'completed' } },
+      'completed',
+      null
+    )
+    const flaky: Respond = (_req, res, index) =>
+      index < 8
+        ? sendJson(res, 503, { error: `Service unavailable (request id ${1000 + index})\n::error::pwned ${KEY}` })
+        : sendJson(res, 200, completed)
+    const server = await servers.serve(flaky)
+    const result = await run(server, { 'job-id': 'job-2' })
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(errorAnnotations(result)).toEqual([])
+    const faultLines = result.stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('::debug::') && line.includes('Service unavailable'))
+    expect(faultLines.length, faultLines.join('\n')).toBeLessThanOrEqual(2)
+    expectKeyNeverShown(result, KEY)
+  })
 })
 
 describe('faults that outlast the timeout', () => {
@@ -451,159 +469,6 @@ describe('hostile responses', () => {
     expect(result.stdout).toContain('::debug::')
     expect(result.stdout).toContain('Poll failed: HTTP 500: bad key ***; retrying in')
     expectKeyNeverShown(result, KEY)
-  })
-})
-
-describe('proxies', () => {
-  /** An https admin API at a name only the proxy can reach (api.mintlify.test), as a real host behind a proxy. */
-  async function behindProxy(options: ProxyOptions = {}) {
-    const [key, cert] = await Promise.all(
-      ['key', 'cert'].map((name) => readFile(join(FIXTURES, `loopback-${name}.pem`), 'utf8'))
-    )
-    const server = await startServer((_req, res) => completed(res), { tls: { key: key ?? '', cert: cert ?? '' } })
-    const proxy = await startProxy(options)
-    track(server)
-    track(proxy)
-    const baseUrl = `https://api.mintlify.test:${new URL(server.url).port}`
-    return { server, proxy, baseUrl, env: { NODE_EXTRA_CA_CERTS: join(FIXTURES, 'loopback-cert.pem') } }
-  }
-
-  it.each(['HTTPS_PROXY', 'https_proxy'])(
-    'tunnels https through %s with CONNECT, so the proxy never sees the key',
-    async (variable) => {
-      const { server, proxy, baseUrl, env } = await behindProxy()
-      const result = await run({ url: baseUrl }, {}, { env: { ...env, [variable]: proxy.url } })
-      expect(result.exitCode).toBe(0)
-      expect(result.outputs['prLink']).toBe(PR)
-      expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
-      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
-      expect(server.requests[0]?.headers['user-agent']).toMatch(/^mintlify-agent-action\//)
-    }
-  )
-
-  it('takes a proxy given without a scheme (host:port) for an http:// proxy, as curl does', async () => {
-    const { server, proxy, baseUrl, env } = await behindProxy()
-    const result = await run({ url: baseUrl }, {}, { env: { ...env, HTTPS_PROXY: new URL(proxy.url).host } })
-    expect(result.exitCode).toBe(0)
-    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
-    expect(server.requests).toHaveLength(1)
-  })
-
-  it('stops before any request, naming the variable, when a proxy variable is not a proxy address', async () => {
-    const server = await serve((_req, res) => completed(res))
-    const result = await run(server, {}, { env: { HTTPS_PROXY: 'socks5://proxy.example:1080' } })
-    expect(result.exitCode).toBe(1)
-    expect(server.requests).toHaveLength(0)
-    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
-    expect(errorAnnotations(result)[0]).toContain(
-      'The proxy variable HTTPS_PROXY is not an http:// or https:// proxy address'
-    )
-    expect(result.summary).toContain("The step did not start: the runner's proxy setting cannot be used.")
-  })
-
-  /** A proxy that answers every CONNECT with this status instead of opening the tunnel. */
-  async function refusingProxy(status: number): Promise<{ url: string; connects: () => number }> {
-    let connects = 0
-    const proxy = createNetServer((socket) => {
-      socket.once('data', () => {
-        connects += 1
-        socket.end(`HTTP/1.1 ${status} No\r\nContent-Length: 0\r\n\r\n`)
-      })
-    })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    track({ close: () => new Promise<void>((resolve) => proxy.close(() => resolve())) })
-    return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, connects: () => connects }
-  }
-
-  it('stops at once when the proxy wants credentials to open the tunnel, saying nothing was started', async () => {
-    const proxy = await refusingProxy(407)
-    const result = await run(
-      { url: 'https://api.mintlify.test' },
-      { prompt: 'Document it', 'job-id': '' },
-      { env: { HTTPS_PROXY: proxy.url } }
-    )
-    expect(result.exitCode).toBe(1)
-    expect(proxy.connects()).toBe(1)
-    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
-    expect(errorAnnotations(result)[0]).toContain(
-      `Could not start the agent job: the proxy at ${proxy.url} refused to open a tunnel to the API (HTTP 407: proxy authentication required)`
-    )
-    expect(errorAnnotations(result)[0]).toContain('Nothing was started.')
-  })
-
-  it('sends a start again when the proxy could not open the tunnel, since it never reached the API', async () => {
-    // The proxy answers the first CONNECT with 502, and opens the next.
-    const { server, proxy, baseUrl, env } = await behindProxy({ misbehave: (n) => (n === 0 ? 502 : undefined) })
-    const result = await run(
-      { url: baseUrl },
-      { prompt: 'Document it', 'job-id': '' },
-      { env: { ...env, HTTPS_PROXY: proxy.url } }
-    )
-    expect(result.exitCode, result.stdout).toBe(0)
-    expect(result.stdout).toContain(
-      `Could not start the agent job: the proxy at ${proxy.url} could not open a tunnel to the API (HTTP 502). The API surely did not act on it, so it is sent again in`
-    )
-    expect(proxy.carried.slice(0, 2)).toEqual([`CONNECT ${new URL(baseUrl).host}`, `CONNECT ${new URL(baseUrl).host}`])
-    expect(server.requests.filter((request) => request.method === 'POST')).toHaveLength(1)
-  })
-
-  it('says what kept failing when the proxy refuses the tunnel until the timeout, and that nothing was started', async () => {
-    // The proxy refuses every CONNECT, and the second moves the step's clock past its timeout.
-    const clock = steppedClock()
-    const { server, proxy, baseUrl, env } = await behindProxy({
-      misbehave: (n) => {
-        if (n === 1) clock.jump()
-        return 502
-      }
-    })
-    const result = await run(
-      { url: baseUrl },
-      { prompt: 'Document it', 'job-id': '', ...clock.inputs },
-      clock.with({ env: { ...env, HTTPS_PROXY: proxy.url } })
-    )
-    expect(result.exitCode).toBe(1)
-    expect(proxy.carried.length).toBeGreaterThanOrEqual(2)
-    expect(errorAnnotations(result)[0]).toContain(
-      `Could not start the agent job: the proxy at ${proxy.url} could not open a tunnel to the API (HTTP 502), past the timeout (${proxy.carried.length} attempts). Nothing was started.`
-    )
-    expect(server.requests).toHaveLength(0)
-  })
-
-  it('is not fooled by a blank lower-case variable into ignoring the upper-case one', async () => {
-    const { server, proxy, baseUrl, env } = await behindProxy()
-    const result = await run({ url: baseUrl }, {}, { env: { ...env, https_proxy: ' ', HTTPS_PROXY: proxy.url } })
-    expect(result.exitCode).toBe(0)
-    expect(proxy.carried).toEqual([`CONNECT ${new URL(baseUrl).host}`])
-    expect(server.requests).toHaveLength(1)
-  })
-
-  it('bypasses the proxy for hosts in NO_PROXY', async () => {
-    const { server, proxy, baseUrl, env } = await behindProxy()
-    const result = await run(
-      { url: baseUrl },
-      {},
-      { env: { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.mintlify.test' } }
-    )
-    // Without the proxy the name does not resolve: the request went straight to DNS, and nowhere else.
-    expect(result.outputs['outcome']).toBe('error')
-    expect(errorAnnotations(result)[0]).toContain('The API host could not be found')
-    expect(proxy.carried).toEqual([])
-    expect(server.requests).toHaveLength(0)
-  })
-
-  it.each(['127.0.0.1', 'localhost'])('never sends a loopback base-url (%s) through a proxy', async (host) => {
-    const server = await serve((_req, res) => completed(res))
-    const proxy = await startProxy()
-    track(proxy)
-    const url = `http://${host}:${new URL(server.url).port}`
-    const result = await run(
-      { url },
-      {},
-      { env: { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' } }
-    )
-    expect(result.exitCode).toBe(0)
-    expect(proxy.carried).toEqual([])
-    expect(server.requests).toHaveLength(1)
   })
 })
 

@@ -1,11 +1,23 @@
 // Spend a job only where readers will see a change: the gates, decided before any request to the admin API, and the
-// quotas (Mintlify's, and our own cap), which leave the step green when they leave no job to spend.
+// quotas (Mintlify's, and our own cap), which leave the step green when they leave no job to spend. The cap holds in a
+// busy repository and against a forged record; loop prevention fails safe when GitHub will not say who docs-token is or
+// the records cannot all be read; docs-paths counts where a renamed file came from.
 import { describe, expect, it } from 'vitest'
 import { sendJson } from '../../sim/admin-api.ts'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
 import type { SimulatedFile } from '../../sim/github-api.ts'
 import { markerOf, promptHash } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
+import {
+  APP,
+  codeRepository,
+  DOCS_TOKEN,
+  HEAD,
+  pullEvent,
+  recordBy,
+  RUNS_MS,
+  start
+} from './support/code-repository.ts'
 import { loopback } from './support/loopback.ts'
 import { bundleRunner } from './support/run-bundle.ts'
 
@@ -397,5 +409,153 @@ describe('the result output', () => {
       'jobs-started': 1
     })
     expect(typeof parsed['duration-s']).toBe('number')
+  })
+})
+
+describe("a user who registered the app's name", { timeout: RUNS_MS }, () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+
+  it('cannot spend max-jobs-per-hour with a record of 100 starts', async () => {
+    const forged = { job: 'job-9', requests: Array.from({ length: 100 }, (_, n) => start(String(n), 10)) }
+    const { github, api, server } = await world({ ...APP, existing: [recordBy('acme-docs', 3, forged)] })
+    const result = await run(
+      server,
+      { prompt: 'Document the change', 'max-jobs-per-hour': '1' },
+      { eventName: 'workflow_dispatch', event: {}, github }
+    )
+    expect(result.outputs['outcome'], result.stdout).toBe('completed')
+    expect(api.posts).toHaveLength(1)
+  })
+})
+
+describe('max-jobs-per-hour in a busy repository', { timeout: RUNS_MS }, () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+  const inputs = { prompt: 'Document the change', 'max-jobs-per-hour': '1' }
+  const dispatch = { eventName: 'workflow_dispatch', event: {} }
+
+  it('counts its own start past 1,000 comments by others this hour, and starts no second job', async () => {
+    const now = new Date().toISOString()
+    const others = Array.from({ length: 1000 }, (_, n) => ({
+      issue: 3,
+      user: 'mona',
+      body: `Comment ${n}`,
+      updatedAt: now
+    }))
+    const own = recordBy('github-actions[bot]', 4, { job: 'job-1', requests: [start('999', 10)] })
+    const { github, api, server } = await world({ existing: [...others, own] })
+    const result = await run(server, inputs, { ...dispatch, github })
+    expect(result.outputs, result.stdout).toMatchObject({ outcome: 'rate-limited', 'job-id': '' })
+    expect(api.posts).toEqual([])
+    expect(warningAnnotations(result).join('\n')).toContain(
+      'max-jobs-per-hour (1) is reached: this action started 1 job'
+    )
+  })
+
+  it('starts nothing when the jobs cannot be counted, and says why and what to do', async () => {
+    const { github, api, server } = await world({ failReads: { 'GET /repos/acme/api/issues/comments': 403 } })
+    const result = await run(server, inputs, { ...dispatch, github })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', 'job-id': '' })
+    expect(api.posts).toEqual([])
+    const said = errorAnnotations(result).join('\n')
+    expect(said).toContain('max-jobs-per-hour (1): the jobs started in the last 1h could not be counted')
+    expect(said).toContain('HTTP 403): give the workflow permissions: issues: read')
+  })
+})
+
+describe('docs-paths', { timeout: RUNS_MS }, () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+  it('counts where a renamed file came from: moving code and a workflow into docs/ is a violation', async () => {
+    const moved = (from: string, to: string) => ({
+      filename: to,
+      previous_filename: from,
+      status: 'renamed',
+      additions: 0,
+      deletions: 0
+    })
+    const files = [moved('src/billing.ts', 'docs/billing.ts'), moved('.github/workflows/ci.yml', 'docs/ci.yml')]
+    const { github, server } = await world({
+      pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [], files }] }
+    })
+    const result = await run(
+      server,
+      { prompt: 'Rewrite the docs', 'docs-paths': 'docs/**' },
+      { eventName: 'workflow_dispatch', event: {}, github }
+    )
+    expect(result.outputs['guardrail'], result.stdout).toBe('violated')
+    expect(result.exitCode).toBe(1)
+    expect(warningAnnotations(result).join('\n')).toContain(
+      "docs-paths: the agent's pull request touched files outside docs-paths: src/billing.ts, .github/workflows/ci.yml"
+    )
+  })
+})
+
+describe('loop prevention when GitHub will not say who docs-token is', () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+  it("starts no job for the docs app's own pull request when the viewer query fails for docs-token", async () => {
+    const { github, api, server } = await world({
+      viewers: { [DOCS_TOKEN]: 'acme-docs' },
+      intercept: (call, req, res) => {
+        if (call !== 'POST /graphql' || !(req.headers.authorization ?? '').endsWith(DOCS_TOKEN)) return false
+        sendJson(res, 502, { message: 'Bad Gateway' })
+        return true
+      }
+    })
+    const result = await run(
+      server,
+      { prompt: 'Keep the docs in step.', 'docs-token': DOCS_TOKEN },
+      { eventName: 'pull_request', event: pullEvent('opened', 'acme-docs[bot]'), github }
+    )
+    expect(api.posts, result.stdout).toEqual([])
+    expect(result.outputs['outcome']).not.toBe('completed')
+  })
+})
+
+describe('mode: pair on the docs pull request a job of this action opened in the same repository', () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+  const OWN_DOCS = 'https://github.com/acme/api/pull/128'
+  const record = recordBy('github-actions[bot]', 7, {
+    job: 'job-1',
+    requests: [{ ...start('1', 60), head: HEAD }],
+    ended: 'completed',
+    pr: OWN_DOCS
+  })
+  const inputs = { mode: 'pair', prompt: 'Keep the docs in step.' }
+  const event = { eventName: 'pull_request', event: pullEvent('synchronize', 'octocat', 128) }
+
+  it('starts no job on it when more than 1,000 comments were written in the repository since it opened', async () => {
+    const now = new Date().toISOString()
+    const others = Array.from({ length: 1000 }, (_, n) => ({
+      issue: 3,
+      user: 'mona',
+      body: `Comment ${n}`,
+      updatedAt: now
+    }))
+    const { github, api, server } = await world({ existing: [...others, record] })
+    const result = await run(server, inputs, { ...event, github })
+    expect(api.posts, result.stdout).toEqual([])
+  })
+
+  it('starts no job on it when GitHub fails to list the records', async () => {
+    const { github, api, server } = await world({
+      existing: [record],
+      failReads: { 'GET /repos/acme/api/issues/comments': 502 }
+    })
+    const result = await run(server, inputs, { ...event, github })
+    expect(api.posts, result.stdout).toEqual([])
+  })
+
+  it('starts no job on it when nothing gets in the way (the control)', async () => {
+    const { github, api, server } = await world({ existing: [record] })
+    const result = await run(server, inputs, { ...event, github })
+    expect(result.outputs['skip-reason'], result.stdout).toBe(
+      'pull request #128 is a docs pull request a job of this action opened (loop prevention)'
+    )
+    expect(api.posts).toEqual([])
   })
 })

@@ -1,10 +1,12 @@
 // mode: pair, a code pull request's life against the simulated admin API and GitHub: one docs pull request kept in
-// step with it from open to merge, the check run on its head commit, and docs-paths held to.
+// step with it from open to merge, the check run on its head commit, and docs-paths held to; a copy of its marker by a
+// user who registered the app's name closes nothing.
 import { describe, expect, it } from 'vitest'
 import type { AgentApiOptions } from '../../sim/agent-api.ts'
 import type { FakeGitHubOptions, SimulatedFile } from '../../sim/github-api.ts'
 import { readMarker } from '../../src/github/tracking-record.ts'
 import { errorAnnotations, warningAnnotations } from '../support/expectations.ts'
+import { APP, codeRepository, HEAD, recordBy, RUNS_MS, start } from './support/code-repository.ts'
 import { loopback } from './support/loopback.ts'
 import { readActionMetadata } from '../../sim/run-action.ts'
 import { bundleRunner, type RunOptions } from './support/run-bundle.ts'
@@ -437,5 +439,35 @@ describe('mode: pair', () => {
       '"mode: pair" keeps a docs pull request in step with a code pull request, so it runs on pull_request or pull_request_target events; this run\'s event is "push".'
     )
     expect(result.outputs['outcome']).toBe('error')
+  })
+})
+
+describe("a user who registered the app's name", { timeout: RUNS_MS }, () => {
+  // A step in the code repository acme/api (support/code-repository.ts).
+  const { run, world } = codeRepository(servers, { key: KEY, token: TOKEN })
+
+  it("cannot have mode: pair close a person's pull request with a copy of the marker", async () => {
+    const forged = {
+      job: 'job-9',
+      requests: [{ ...start('1', 30), head: HEAD }],
+      pr: 'https://github.com/acme/docs/pull/99'
+    }
+    const { github, server } = await world({
+      ...APP,
+      existing: [recordBy('acme-docs', 7, forged)],
+      pulls: { 'acme/docs': [{ number: 99, state: 'open', labels: [] }] }
+    })
+    const result = await run(
+      server,
+      { mode: 'pair', prompt: 'Keep the docs in step.' },
+      {
+        eventName: 'pull_request',
+        event: pullEvent('closed', HEAD),
+        github
+      }
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(github.calls.filter((call) => call.startsWith('PATCH'))).toEqual([])
+    expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('open')
   })
 })
