@@ -1,12 +1,9 @@
 // Everything the action does on the issue or pull request: where it is (the event's, or issue-number), the
-// tracking comments there, the workflow run, and what a failed piece of that work says. Loaded in a chunk of its own,
+// tracking comments there, the workflow run; a failed piece of that work is worded by failure.ts. Loaded in a chunk of its own,
 // only by the runs that use it, so other runs never load Octokit.
-import { formatDuration } from '../text/duration.ts'
-import type { Redact } from '../text/redact.ts'
-import { errorMessage, forLog } from '../text/untrusted.ts'
-import { type GitHubClient, isRateLimitAnswer } from './client.ts'
-import { httpStatusOf } from './fields.ts'
+import type { GitHubClient } from './client.ts'
 import { type CommentTarget, resolveCommentTarget } from './event.ts'
+import { describeFailure, failureOf, isPermissionRefusal } from './failure.ts'
 import type { GitHubSession, RunInfo, WorkLimits } from './session.ts'
 import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './tracking-comments.ts'
 
@@ -99,15 +96,14 @@ async function doGitHubWork<T>(
   try {
     return { kind: 'done', value: await client.bounded(task(client)) }
   } catch (error) {
-    const failure = describeGitHubFailure(error, client, {
-      doing,
-      target,
-      apiUrl: session.apiUrl,
-      deadlineMs: limits.deadlineMs,
-      cancelled: session.cancelSignal.aborted,
-      redact: session.redact
-    })
-    return { kind: 'failed', failure, cause: error, refused: isPermissionRefusal(error, client) }
+    const failure = failureOf(error, client, session.cancelSignal.aborted)
+    const work = { doing, target, apiUrl: session.apiUrl, deadlineMs: limits.deadlineMs, redact: session.redact }
+    return {
+      kind: 'failed',
+      failure: describeFailure(failure, work),
+      cause: error,
+      refused: isPermissionRefusal(failure)
+    }
   }
 }
 
@@ -118,66 +114,4 @@ function workflowRun(target: CommentTarget, run: RunInfo): WorkflowRun {
     attempt: Number.isSafeInteger(attempt) && attempt > 0 ? attempt : 1,
     url: `${run.serverUrl}/${target.owner}/${target.repo}/actions/runs/${run.runId}`
   }
-}
-
-export interface FailedWork {
-  /** `comment on`, `read the comments of`. */
-  readonly doing: string
-  readonly target: CommentTarget
-  readonly apiUrl: string
-  readonly deadlineMs: number
-  /** Whether the run was cancelled. */
-  readonly cancelled: boolean
-  readonly redact: Redact
-}
-
-const PERMISSION_BY_NOUN: Readonly<Record<CommentTarget['noun'], string>> = {
-  issue: 'issues: write',
-  'pull request': 'pull-requests: write',
-  'issue or pull request': 'issues: write (or pull-requests: write for a pull request)'
-}
-
-/** What a 404 on the issue or pull request means, by who named it. */
-const NOT_FOUND_ADVICE: Readonly<Record<CommentTarget['from'], string>> = {
-  'issue-number': 'Check issue-number.',
-  event:
-    'It is the one the event is about, so it was deleted or transferred since, or github-token cannot see this repository (GitHub answers 404 to a token without access): check github-token.',
-  digest:
-    'It is the digest issue this batch found, so it was deleted or transferred since, or github-token cannot see it: pass issue-number to name the digest issue.'
-}
-
-/** `Could not comment on issue #12 in acme/docs: ...`, with the advice that fits the cause. */
-export function describeGitHubFailure(error: unknown, github: GitHubClient, work: FailedWork): string {
-  const { target } = work
-  const failed = `Could not ${work.doing} ${target.noun} #${target.number} in ${target.owner}/${target.repo}`
-  const rateLimit = github.rateLimitHit()
-  if (rateLimit) {
-    const which = rateLimit.secondary ? 'secondary rate limit' : 'rate limit'
-    return `${failed}: GitHub's ${which} for this token was reached, and it asked to wait ${rateLimit.retryAfterS}s, past the deadline of ${formatDuration(work.deadlineMs)}. The limit resets by itself; many jobs using one token share it.`
-  }
-  if (github.signal.aborted && work.cancelled) return `${failed}: the run was cancelled.`
-  if (github.signal.aborted) {
-    return `${failed}: GitHub's API (${forLog(work.redact(work.apiUrl), 200)}) did not finish answering within the deadline of ${formatDuration(work.deadlineMs)}.`
-  }
-  const noAnswer = github.noAnswer(error)
-  if (noAnswer !== undefined) return `${failed}: ${noAnswer}.`
-  const status = httpStatusOf(error)
-  const detail = `${status === undefined ? '' : `HTTP ${status}: `}${forLog(work.redact(errorMessage(error)), 300)}`
-  if (isRateLimitAnswer(error)) {
-    return `${failed}: GitHub's rate limit for this token was reached (${detail}). The limit resets by itself; many jobs using one token share it.`
-  }
-  if (status === 403 && /\blocked\b/i.test(errorMessage(error))) {
-    return `${failed}: ${target.noun} #${target.number} is locked (${detail}). Unlock it, or have the action write elsewhere (issue-number).`
-  }
-  if (status === 403 || status === 401) {
-    return `${failed}: the token lacks permission (${detail}). Give the workflow or job "permissions: ${PERMISSION_BY_NOUN[target.noun]}", or pass a github-token that has it.`
-  }
-  if (status === 404) return `${failed}: it was not found (${detail}). ${NOT_FOUND_ADVICE[target.from]}`
-  return `${failed} (${detail}).`
-}
-
-/** Whether GitHub refused for want of permission (not a rate limit): writing again in this run cannot help. */
-export function isPermissionRefusal(error: unknown, github: GitHubClient): boolean {
-  const status = httpStatusOf(error)
-  return (status === 401 || status === 403) && github.rateLimitHit() === undefined && !isRateLimitAnswer(error)
 }

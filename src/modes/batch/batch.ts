@@ -5,6 +5,7 @@
 import type { AgentJob } from '../../admin-api/agent-job.ts'
 import type { PollResult } from '../../admin-api/job-answers.ts'
 import { httpStatusOf } from '../../github/fields.ts'
+import { permissionHint } from '../../github/failure.ts'
 import type { History } from '../../github/history.ts'
 import type { GitHubReads } from '../../github/reads.ts'
 import type { StoredComment } from '../../github/tracking-comments.ts'
@@ -207,7 +208,7 @@ export async function notifyCovered(
   const body = `Documented in ${opened.url.href}, by a docs batch of ${count} pull request${count === 1 ? '' : 's'}.`
   for (const { number } of decision.extra.included) {
     await history.note(number, body).catch(() => {
-      log.warning(`Could not comment on pull request #${number}: the workflow needs permissions: pull-requests: write.`)
+      log.warning(`Could not comment on pull request #${number}: ${permissionHint('pull-requests: write')}.`)
     })
   }
 }
@@ -235,7 +236,7 @@ export async function digestIssue(
       status === 404
         ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'
         : status === 401 || status === 403 || status === undefined
-          ? 'the workflow needs permissions: issues: write'
+          ? permissionHint('issues: write')
           : 'GitHub failed; the next run tries again'
     return {
       kind: 'unavailable',

@@ -5,7 +5,8 @@ import { type FakeGitHub, startFakeGitHub } from '../../../sim/github-api.ts'
 import { openTransport } from '../../../src/transport/transport.ts'
 import { settingsOf } from '../../../sim/settings.ts'
 import type { GitHubClient, RateLimitHit } from '../../../src/github/client.ts'
-import { describeGitHubFailure, type FailedWork, type GitHub, openGitHub } from '../../../src/github/open.ts'
+import { type GitHub, openGitHub } from '../../../src/github/open.ts'
+import { describeFailure, type FailedWork, failureOf } from '../../../src/github/failure.ts'
 import { openSession, type RunInfo } from '../../../src/github/session.ts'
 import { type CommentTarget, resolveCommentTarget } from '../../../src/github/event.ts'
 
@@ -84,7 +85,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
 }
 
 const ISSUE: CommentTarget = { owner: 'acme', repo: 'docs', number: 12, noun: 'issue', from: 'issue-number' }
-const WORK: FailedWork = {
+const WORK: FailedWork & { readonly cancelled: boolean } = {
   doing: 'comment on',
   target: ISSUE,
   apiUrl: 'https://api.github.com',
@@ -92,9 +93,12 @@ const WORK: FailedWork = {
   cancelled: false,
   redact: (text) => text.replaceAll('ghs_secret', '***')
 }
+/** The failure read from the error and its client, then worded: what a tracking comment's failure says. */
+const describeGitHubFailure = (error: unknown, github: GitHubClient, work: typeof WORK): string =>
+  describeFailure(failureOf(error, github, work.cancelled), work)
 const httpError = (status: number, message: string) => Object.assign(new Error(message), { status })
 
-describe('describeGitHubFailure', () => {
+describe('describeFailure', () => {
   it.each([
     [ISSUE, 'issues: write'],
     [{ ...ISSUE, noun: 'pull request' } as const, 'pull-requests: write'],
