@@ -15,7 +15,7 @@ import type {
   MergedPull,
   PullRequestFacts
 } from './change.ts'
-import type { GitHubClient } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
 import { factsFromEvent } from './event.ts'
 import { failureOf, type GitHubFailure, rateLimitWords } from './failure.ts'
 import type { GitHubSession, RunInfo } from './session.ts'
@@ -32,7 +32,7 @@ export async function readEventChange(session: GitHubSession): Promise<EventChan
   const use: ChangeUse = settings.context === 'auto' ? 'context' : 'gates'
   const payload = redactedDeep(event.payload, redact) as RunInfo['payload']
   const { facts, fetch } = factsFromEvent(event.eventName, payload, session.repository)
-  if (fetch.kind === 'none' || !settings.githubUse.readFiles) return { facts, fetched: {}, requests: 0 }
+  if (fetch.kind === 'none' || !settings.githubUse.readFiles) return { facts, fetched: {}, calls: 0 }
   const github = session.client({ cancellable: true })
   let read: ReadChanges
   try {
@@ -47,7 +47,7 @@ export async function readEventChange(session: GitHubSession): Promise<EventChan
   }
   for (const warning of read.warnings) log.warning(warning)
   const fetched = redactedDeep(read.fetched, redact) as FetchedChanges
-  return { facts, fetched, requests: github.callCount() }
+  return { facts, fetched, calls: github.callCount() }
 }
 
 /** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */

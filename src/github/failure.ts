@@ -4,7 +4,7 @@
 import { formatDuration } from '../text/duration.ts'
 import type { Redact } from '../text/redact.ts'
 import { errorMessage, forLog } from '../text/untrusted.ts'
-import type { GitHubClient, RateLimitHit } from './client.ts'
+import type { GitHubClient, RateLimitHit } from './octokit.ts'
 import type { CommentTarget } from './event.ts'
 import { httpStatusOf, responseHeader } from './fields.ts'
 

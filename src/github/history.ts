@@ -10,7 +10,7 @@ import { branchCommit, readChanges } from './change-reader.ts'
 
 export type { BranchCommit, MergedPull } from './change.ts'
 export type { MergedListing } from './merged-pulls.ts'
-import type { GitHubClient } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
 import { fieldsAt, fieldsOf, lastPageOf, listOf, positiveIntegerOf, textOf, unlessNotFound } from './fields.ts'
 import { listMerged, type MergedListing, mergedBy, type PullsAt } from './merged-pulls.ts'
 import { type GitHubReads, ownBatchRecordAt } from './reads.ts'
@@ -51,7 +51,7 @@ export class History {
   }
 
   /** How many requests the reads took so far. */
-  requests(): number {
+  calls(): number {
     return this.#client.callCount()
   }
 

@@ -1,8 +1,8 @@
 // The job's tracking comment over the step's life. A request is recorded on it, as unsure, before it is sent, so a
 // run killed at any moment leaves a record a re-run finds; the comment is edited when the job is known, and when it
 // ends, all within the time the step can spare.
-import type { GitHub } from '../github/open.ts'
-import type { CommentResult } from '../github/tracking-comments.ts'
+import type { CommentThread } from '../github/thread.ts'
+import type { CommentResult } from '../github/comment-store.ts'
 import {
   confirmSubmission,
   sameSubmission,
@@ -64,7 +64,7 @@ export interface CommentRunner {
 
 /** Never throws: what cannot be done is a warning, said once. */
 export class TrackingComment {
-  readonly #github: Pick<GitHub, 'write' | 'run'>
+  readonly #github: Pick<CommentThread, 'write' | 'run'>
   readonly #runner: CommentRunner
   readonly #budgets: CommentBudgets
   #state: TrackingState
@@ -83,7 +83,12 @@ export class TrackingComment {
   /** How the job had ended before this run's first request, which the record no longer says once one is sent. */
   #endedBefore: string | undefined
 
-  constructor(github: Pick<GitHub, 'write' | 'run'>, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
+  constructor(
+    github: Pick<CommentThread, 'write' | 'run'>,
+    runner: CommentRunner,
+    start: CommentStart,
+    budgets = BUDGETS
+  ) {
     this.#github = github
     this.#runner = runner
     this.#budgets = budgets
@@ -93,29 +98,29 @@ export class TrackingComment {
   }
 
   /**
-   * Records a request as unsure, and waits until the comment says so (or GitHub fails), before it is sent. A cancel
+   * Records a submission as unsure, and waits until the comment says so (or GitHub fails), before it is sent. A cancel
    * ends the wait: nothing will be sent, and the step must not sit through a slow GitHub to say so.
    */
-  async recordBeforeSending(request: Submission): Promise<void> {
-    this.#sent = [...this.#sent, request]
-    // How the job ended before this request is no longer its end: the record says `ended` again once it ends after.
+  async recordBeforeSending(submission: Submission): Promise<void> {
+    this.#sent = [...this.#sent, submission]
+    // How the job ended before this submission is no longer its end: the record says `ended` again once it ends after.
     const { ended, ...waiting } = this.#state
     this.#endedBefore ??= ended
-    this.#state = withRequests(waiting, [{ ...request, unsure: true }])
+    this.#state = withRequests(waiting, [{ ...submission, unsure: true }])
     this.show({ kind: 'sending' })
     await Promise.race([this.#pending, this.#runner.whenCancelled])
   }
 
-  /** The API acted on the request: the comment records it as sent, to this job. */
-  accepted(request: Submission, jobId: string): void {
-    this.#state = confirmSubmission({ ...this.#state, job: jobId }, request)
+  /** The API acted on the submission: the comment records it as sent, to this job. */
+  accepted(submission: Submission, jobId: string): void {
+    this.#state = confirmSubmission({ ...this.#state, job: jobId }, submission)
   }
 
-  /** The request surely never reached the API: a re-run may send it again. */
-  withdraw(request: Submission): void {
-    this.#sent = this.#sent.filter((sent) => sent !== request)
-    this.#withdrawn = [...this.#withdrawn, request]
-    this.#state = withdrawSubmission(this.#state, request)
+  /** The submission surely never reached the API: a re-run may send it again. */
+  withdraw(submission: Submission): void {
+    this.#sent = this.#sent.filter((sent) => sent !== submission)
+    this.#withdrawn = [...this.#withdrawn, submission]
+    this.#state = withdrawSubmission(this.#state, submission)
     const ended = this.#sent.length === 0 ? this.#endedBefore : undefined
     if (ended !== undefined) this.#state = { ...this.#state, ended }
   }

@@ -2,9 +2,9 @@
 // event of an issue or a pull request, where the step was likely meant to act too.
 import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../../sim/settings.ts'
-import { asksNothing, type HandledRequest, keepsCheck, notAsked } from '../../../../src/modes/requests/requests.ts'
+import { asksNothing, type HandledRequest, keepsCheck, unasked } from '../../../../src/modes/requests/requests.ts'
 import type { Decision } from '../../../../src/decide/decision.ts'
-import { readRequest, type RequestRead } from '../../../../src/github/requests.ts'
+import { readRequest, type RequestRead } from '../../../../src/github/desk.ts'
 import { mergedPullRequest, pushToMain } from '../../support/event-payloads.ts'
 
 const COMMAND = { command: '/docs' }
@@ -21,7 +21,7 @@ function outcome(inputs: Record<string, string>, eventName: string, payload: unk
   const warnings: string[] = []
   const log = { info: () => undefined, debug: () => undefined, warning: (line: string) => warnings.push(line) }
   const action = (payload as { action?: string }).action
-  const decision = notAsked(settings.requests, { name: eventName, action }, log)
+  const decision = unasked(settings.requests, { name: eventName, action }, log)
   return { kind: warnings.length > 0 ? 'warned' : 'quiet', reason: decision.reason, warnings }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../../sim/settings.ts'
 import { chooseTarget } from '../../../../src/modes/single/single.ts'
-import type { StoredComment as TrackedComment } from '../../../../src/github/tracking-comments.ts'
+import type { StoredComment as TrackedComment } from '../../../../src/github/comment-store.ts'
 import { UNKNOWN_JOB } from '../../../../src/github/tracking-record.ts'
 
 /** Tracking comments, oldest report first, as `listTracked` returns them. */

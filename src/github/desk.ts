@@ -3,10 +3,10 @@
 // may ask (their role on the repository, read from GitHub's collaborator permission, never from author_association),
 // and the answers on GitHub: a reaction on the comment, a short reply, the label taken off again. Loaded in a chunk of
 // its own, with Octokit.
-import type { RequestSettings, Role } from '../inputs/modes.ts'
-import { ROLES } from '../inputs/modes.ts'
+import type { RequestSettings, Role } from '../inputs/mode-settings.ts'
+import { ROLES } from '../inputs/mode-settings.ts'
 import { forLog } from '../text/untrusted.ts'
-import type { GitHubClient } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, positiveIntegerOf, textOf } from './fields.ts'
 import { briefFailure, failureOf, permissionHint } from './failure.ts'
 import type { GitHubSession } from './session.ts'

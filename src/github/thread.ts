@@ -1,11 +1,11 @@
 // Everything the action does on the issue or pull request: where it is (the event's, or issue-number), the
 // tracking comments there, the workflow run; a failed piece of that work is worded by failure.ts. Loaded in a chunk of its own,
 // only by the runs that use it, so other runs never load Octokit.
-import type { GitHubClient } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
 import { type CommentTarget, resolveCommentTarget } from './event.ts'
 import { describeFailure, failureOf, isPermissionRefusal } from './failure.ts'
 import type { GitHubSession, RunInfo, WorkLimits } from './session.ts'
-import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './tracking-comments.ts'
+import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './comment-store.ts'
 
 /** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
 export interface WorkflowRun {
@@ -15,7 +15,7 @@ export interface WorkflowRun {
 }
 
 /** The issue or pull request the step works on, and the workflow run it reports from. */
-export interface GitHub {
+export interface CommentThread {
   readonly target: CommentTarget
   readonly run: WorkflowRun
   /**
@@ -25,16 +25,16 @@ export interface GitHub {
   listTracked(deadlineMs: number): Promise<StoredComment[]>
   /**
    * Posts or edits a tracking comment, within `deadlineMs`. Never throws. After GitHub has refused a write for want
-   * of permission, no other write is sent in this run: `skipped` says so.
+   * of permission, no other write is sent in this run: `withheld` says so.
    */
-  write(write: CommentWrite, deadlineMs: number): Promise<CommentResult | { readonly kind: 'skipped' }>
+  write(write: CommentWrite, deadlineMs: number): Promise<CommentResult | { readonly kind: 'withheld' }>
 }
 
-export type OpenedGitHub =
-  { readonly kind: 'ready'; readonly github: GitHub } | { readonly kind: 'unavailable'; readonly reason: string }
+export type OpenedThread =
+  { readonly kind: 'ready'; readonly thread: CommentThread } | { readonly kind: 'unavailable'; readonly reason: string }
 
 /** The issue or pull request of the session's event, or `issueNumber` (a batch's digest issue), with its comments. */
-export function openGitHub(session: GitHubSession, issueNumber?: number): OpenedGitHub {
+export function openThread(session: GitHubSession, issueNumber?: number): OpenedThread {
   const { settings, run, log, redact } = session
   const resolved = resolveCommentTarget({
     issueNumber: issueNumber ?? settings.issueNumber,
@@ -57,7 +57,7 @@ export function openGitHub(session: GitHubSession, issueNumber?: number): Opened
   const work = { session, target }
   /** Set once GitHub refuses a write for want of permission: trying again in this run cannot help. */
   let refused = false
-  const github: GitHub = {
+  const thread: CommentThread = {
     target,
     run: workflow,
     listTracked: async (deadlineMs) => {
@@ -67,7 +67,7 @@ export function openGitHub(session: GitHubSession, issueNumber?: number): Opened
       return listed.value
     },
     write: async (write, deadlineMs) => {
-      if (refused) return { kind: 'skipped' }
+      if (refused) return { kind: 'withheld' }
       // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
       // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
       const limits = { deadlineMs, cancellable: false, throttled: !write.cancelled }
@@ -77,7 +77,7 @@ export function openGitHub(session: GitHubSession, issueNumber?: number): Opened
       return { kind: 'warning', warning: written.failure }
     }
   }
-  return { kind: 'ready', github }
+  return { kind: 'ready', thread }
 }
 
 type WorkDone<T> =

@@ -2,7 +2,7 @@
 // written (posted, or edited in place) one per job.
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
-import { type GitHubClient, isAuthor, loginOf } from './client.ts'
+import { type GitHubClient, isAuthor, loginOf } from './octokit.ts'
 import { httpStatusOf, lastPageOf, mayHaveLanded } from './fields.ts'
 import type { CommentTarget } from './event.ts'
 import {

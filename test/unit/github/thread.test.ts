@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type FakeGitHub, startFakeGitHub } from '../../../sim/github-api.ts'
 import { openTransport } from '../../../src/transport/transport.ts'
 import { settingsOf } from '../../../sim/settings.ts'
-import type { GitHubClient, RateLimitHit } from '../../../src/github/client.ts'
-import { type GitHub, openGitHub } from '../../../src/github/open.ts'
+import type { GitHubClient, RateLimitHit } from '../../../src/github/octokit.ts'
+import { type CommentThread, openThread } from '../../../src/github/thread.ts'
 import { describeFailure, type FailedWork, failureOf } from '../../../src/github/failure.ts'
 import { openSession, type RunInfo } from '../../../src/github/session.ts'
 import { type CommentTarget, resolveCommentTarget } from '../../../src/github/event.ts'
@@ -17,7 +17,7 @@ afterAll(async () => {
   await opened.close()
 })
 
-function sideOf(github: FakeGitHub): GitHub {
+function sideOf(github: FakeGitHub): CommentThread {
   servers.push(github)
   const run: RunInfo = {
     eventName: 'issues',
@@ -30,12 +30,12 @@ function sideOf(github: FakeGitHub): GitHub {
   const log = { info: () => undefined, warning: () => undefined, debug: () => undefined }
   const settings = settingsOf({ 'github-token': 'ghs_x' })
   const session = openSession(settings, opened.transport, { repository: 'acme/docs', log, deadlineMs: 30_000 }, run)
-  const side = openGitHub(session)
+  const side = openThread(session)
   if (side.kind !== 'ready') throw new Error(side.reason)
-  return side.github
+  return side.thread
 }
 
-describe('openGitHub', () => {
+describe('openThread', () => {
   it('gives up on a GitHub that never answers at the deadline it is given, with a warning that names it', async () => {
     const side = sideOf(await startFakeGitHub({ intercept: () => true }))
     const write = {
