@@ -5,7 +5,13 @@ import type { GitHubClient } from './octokit.ts'
 import { type CommentTarget, resolveCommentTarget } from './event.ts'
 import { describeFailure, failureOf, isPermissionRefusal } from './failure.ts'
 import type { GitHubSession, RunInfo, WorkLimits } from './session.ts'
-import { type CommentResult, CommentStore, type CommentWrite, type StoredComment } from './comment-store.ts'
+import {
+  type CommentResult,
+  CommentStore,
+  type CommentWrite,
+  CommentWriter,
+  type StoredComment
+} from './comment-store.ts'
 
 /** The workflow run: its id, its attempt (1 for the first, 2 for the first re-run...) and its page. */
 export interface WorkflowRun {
@@ -54,6 +60,7 @@ export function openThread(session: GitHubSession, issueNumber?: number): Opened
       log.warning(message)
     }
   })
+  const writer = new CommentWriter(comments, { target, redact })
   const work = { session, target }
   /** Set once GitHub refuses a write for want of permission: trying again in this run cannot help. */
   let refused = false
@@ -71,7 +78,7 @@ export function openThread(session: GitHubSession, issueNumber?: number): Opened
       // A write is never cut off by a cancel (a comment GitHub made anyway would be left behind, and a cancelled
       // run's comment must still say so): its deadline bounds it. The cancelled run's edit skips the write queue.
       const limits = { deadlineMs, cancellable: false, throttled: !write.cancelled }
-      const written = await doGitHubWork(work, limits, 'comment on', (client) => comments.write(client, write))
+      const written = await doGitHubWork(work, limits, 'comment on', (client) => writer.write(client, write))
       if (written.kind === 'done') return written.value
       refused = written.refused
       return { kind: 'warning', warning: written.failure }

@@ -222,7 +222,7 @@ export async function notifyCovered(
   }
 }
 
-/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
+/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see DigestIssue). */
 export async function digestIssue(
   settings: Settings,
   { history, reads }: { readonly history: History; readonly reads: GitHubReads | undefined },
@@ -235,7 +235,7 @@ export async function digestIssue(
   const label = settings.batch.digestLabel
   try {
     if (reads === undefined) throw new Error('the reads of GitHub could not be set up')
-    const number = await history.digest(label, reads)
+    const number = await history.digestIssue().find(label, reads)
     log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
     return { kind: 'ready', number }
   } catch (error) {
