@@ -118,19 +118,11 @@ async function sendAsked(
   const capped = await jobCap(setup)
   if (capped) return { ...capped, extra: asked }
   const last = fresh ? undefined : lastTrackedJob(read.tracked, setup.settings.projectId)
-  const decided = last
-    ? await sendPrompt(
-        setup,
-        run,
-        { prompt, target: { kind: 'follow-up', jobId: last.state.job } },
-        setup.openComment({ state: last.state, commentId: last.id, find: false })
-      )
-    : await sendPrompt(
-        setup,
-        run,
-        { prompt, target: { kind: 'start' } },
-        setup.openComment({ state: { job: UNKNOWN_JOB, requests: [] }, find: false })
-      )
+  const target = last ? { kind: 'follow-up' as const, jobId: last.state.job } : { kind: 'start' as const }
+  const start = last
+    ? { state: last.state, commentId: last.id, find: false }
+    : { state: { job: UNKNOWN_JOB, requests: [] }, find: false }
+  const decided = await sendPrompt(setup, run, { prompt, target }, setup.openComment(start))
   return { ...decided, extra: asked }
 }
 
