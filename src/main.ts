@@ -1,7 +1,7 @@
 // The action's entry point: read the inputs, set up HTTP and cancellation, run the step, and always finish the
 // outputs. local-action runs this file; src/index.ts calls run() for the bundle.
 import * as core from '@actions/core'
-import { eventProblem } from './inputs/modes.ts'
+import { eventProblem } from './inputs/mode-settings.ts'
 import { readSettings, type Settings } from './inputs/settings.ts'
 import { cancelOnSignals, exitCancelledStep, readRunnerEnvironment } from './runner/environment.ts'
 import { coreRunnerIo } from './runner/io.ts'

@@ -8,12 +8,12 @@ import { asksNothing } from './modes/requests/requests.ts'
 import type { StepSetup } from './decide/decision.ts'
 import type { EventChange } from './github/change.ts'
 import type { History } from './github/history.ts'
-import type { OpenedGitHub } from './github/open.ts'
+import type { OpenedThread } from './github/thread.ts'
 import type { Done, PullOperations } from './github/pulls.ts'
 import type { GitHubReads } from './github/reads.ts'
-import type { RequestDesk } from './github/requests.ts'
+import type { RequestDesk } from './github/desk.ts'
 import type { GitHubSession } from './github/session.ts'
-import { takesRequests } from './inputs/modes.ts'
+import { takesRequests } from './inputs/mode-settings.ts'
 import { type Settings, usesIssue } from './inputs/settings.ts'
 import { composePrompt } from './prompt/compose.ts'
 import type { Cancel, RunnerEnvironment } from './runner/environment.ts'
@@ -45,7 +45,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
   runner.log.info(startLine(settings))
-  const github = opened?.kind === 'ready' ? opened.github : undefined
+  const thread = opened?.kind === 'ready' ? opened.thread : undefined
   const commentRunner = {
     outputs: runner.outputs,
     log: runner.log,
@@ -61,8 +61,8 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     startedAt,
     deadline: startedAt + settings.timeoutMs,
     api,
-    github,
-    githubUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
+    thread,
+    threadUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
     reads,
     pulls,
     history,
@@ -75,7 +75,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     step: environment.step,
     log: runner.log,
     openComment: (start) =>
-      settings.githubUse.comment && github ? new TrackingComment(github, commentRunner, start) : undefined,
+      settings.githubUse.comment && thread ? new TrackingComment(thread, commentRunner, start) : undefined,
     compose: async (prompt) => {
       const change = settings.context === 'auto' ? await reads?.change() : undefined
       return composeFor(desk?.read?.kind === 'request', prompt, settings, change, { redact: transport.redact, runner })
@@ -177,7 +177,7 @@ export async function openCheck(
     runner.log.warning('No check run is made: the event names no head commit to put it on.')
     return undefined
   }
-  const detailsUrl = setup.github?.run.url ?? runUrlOf(environment)
+  const detailsUrl = setup.thread?.run.url ?? runUrlOf(environment)
   const target = { name: settings.check.name, headSha, detailsUrl }
   return new CheckRun(pulls, target, runner.log, runner.outputs)
 }
@@ -198,7 +198,7 @@ function runUrlOf(environment: RunnerEnvironment): string | undefined {
   return `${environment.serverUrl}/${environment.repository}/actions/runs/${environment.runId}`
 }
 
-/** Whether this event may be a request, for the step to read what it asks (see github/requests.ts). */
+/** Whether this event may be a request, for the step to read what it asks (see github/desk.ts). */
 function askedWith(settings: Settings, eventName: string): boolean {
   return takesRequests(settings.requests) && REQUEST_EVENTS.has(eventName)
 }
@@ -216,10 +216,10 @@ async function loaded<T>(outside: Outside, cannot: string, load: () => Promise<T
   }
 }
 
-/** What a person asks, and the answers on GitHub (see github/requests.ts). */
+/** What a person asks, and the answers on GitHub (see github/desk.ts). */
 function loadDesk(session: GitHubSession | Error | undefined, outside: Outside): Promise<RequestDesk | undefined> {
   return loaded(outside, 'The request in this event cannot be read (an error in the action).', async () =>
-    (await import('./github/requests.ts')).openDesk(opened(session))
+    (await import('./github/desk.ts')).openDesk(opened(session))
   )
 }
 
@@ -270,15 +270,15 @@ function loadPulls(session: GitHubSession | Error | undefined, outside: Outside)
   return loaded(outside, cannot, async () => (await import('./github/pulls.ts')).openPulls(opened(session)))
 }
 
-/** The issue or pull request and its tracking comments (see github/open.ts). Never throws. */
+/** The issue or pull request and its tracking comments (see github/thread.ts). Never throws. */
 async function loadGitHub(
   session: GitHubSession | Error | undefined,
   issueNumber: number | undefined,
   redact: Redact
-): Promise<OpenedGitHub> {
+): Promise<OpenedThread> {
   try {
-    const { openGitHub } = await import('./github/open.ts')
-    return openGitHub(opened(session), issueNumber)
+    const { openThread } = await import('./github/thread.ts')
+    return openThread(opened(session), issueNumber)
   } catch (error) {
     const reason = forLog(redact(errorMessage(error)), 300)
     return { kind: 'unavailable', reason: `GitHub could not be set up (${reason})` }

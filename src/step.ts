@@ -8,7 +8,7 @@ import { checkGuardrail } from './after-job/guardrail.ts'
 import { decidePair } from './modes/pair/pair.ts'
 import { closeSuperseded, type Paired } from './modes/pair/docs-pull.ts'
 import { decideBatch, notifyCovered } from './modes/batch/batch.ts'
-import { answerRequest, decideRequest, type HandledRequest, keepsCheck, notAskedOf } from './modes/requests/requests.ts'
+import { answerRequest, decideRequest, type HandledRequest, keepsCheck, unaskedOf } from './modes/requests/requests.ts'
 import type { BatchPlan } from './github/tracking-record.ts'
 import type { Settings } from './inputs/settings.ts'
 import type { RunnerIo } from './runner/io.ts'
@@ -27,7 +27,7 @@ export type { Outside } from './setup.ts'
 export async function runStep(settings: Settings, outside: Outside): Promise<void> {
   const setup = await setUpStep(settings, outside)
   const event = { name: outside.environment.eventName, action: setup.desk?.action }
-  const asked = notAskedOf(setup, event)
+  const asked = unaskedOf(setup, event)
   const decided: Decided = asked === undefined ? await decide(setup) : { mode: 'requests', decision: asked }
   const { decision } = decided
   const checked = settings.check !== undefined && asked === undefined && keepsCheck(setup.desk?.read, decision)
@@ -180,8 +180,8 @@ async function previewPhase(
 function stepFacts(settings: Settings, decided: Decided, redact: Redact): StepFacts {
   const { decision } = decided
   const tried = settings.jobId === undefined ? 'start' : 'follow-up'
-  const sentKind = decision.kind === 'job' ? decision.request?.kind : decision.kind === 'skipped' ? undefined : tried
-  const made = decision.kind === 'job' && decision.sent ? decision.request?.kind : undefined
+  const sentKind = decision.kind === 'job' ? decision.submission?.kind : decision.kind === 'skipped' ? undefined : tried
+  const made = decision.kind === 'job' && decision.sent ? decision.submission?.kind : undefined
   const ended = decided.mode === 'pair' && decision.kind === 'skipped' ? decided.decision.extra?.told : undefined
   const asked = decided.mode === 'requests' ? decided.decision.extra : undefined
   const taken = made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : (ended ?? 'none')

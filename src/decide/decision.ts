@@ -2,11 +2,11 @@
 // that made it so, or why there is none.
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { AdminApi } from '../admin-api/client.ts'
-import type { GitHub } from '../github/open.ts'
+import type { CommentThread } from '../github/thread.ts'
 import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
 import type { History } from '../github/history.ts'
-import type { RequestDesk } from '../github/requests.ts'
+import type { RequestDesk } from '../github/desk.ts'
 import type { Submission } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
@@ -29,9 +29,9 @@ export interface StepSetup {
   readonly deadline: number
   readonly api: AdminApi
   /** The issue or pull request, when the step uses it and it could be opened. */
-  readonly github: GitHub | undefined
+  readonly thread: CommentThread | undefined
   /** Why the issue or pull request could not be opened, when the step uses it. */
-  readonly githubUnavailable: string | undefined
+  readonly threadUnavailable: string | undefined
   /** The change the event is about, who the token acts as, the jobs started lately: when the step reads GitHub. */
   readonly reads: GitHubReads | undefined
   /** The docs pull request's note, label, closing and files, and the check run: when the step uses them. */
@@ -70,7 +70,7 @@ export type Decision<Extra = never> =
       /** The job as the request's answer gave it; undefined when only waiting, or when the answer held none. */
       readonly job: AgentJob | undefined
       /** The request sent; undefined when none was. */
-      readonly request: Submission | undefined
+      readonly submission: Submission | undefined
       /** A follow-up was sent: the job's earlier, finished status may linger for a moment. */
       readonly followedUp: boolean
       /** This step started or followed up the job: it may not be readable for a moment. */

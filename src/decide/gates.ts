@@ -2,9 +2,9 @@
 // agent, nor the token's own identity: a generate, merge, generate loop), its labels, its files, its size; and whether
 // the action's own cap on jobs an hour leaves one to spend.
 import type { ChangedFile, ChangeFacts, EventChange } from '../github/change.ts'
-import { countsAsChange, type Gates, MINTLIFY_BOT } from '../inputs/gates.ts'
+import { countsAsChange, type Gates, MINTLIFY_BOT } from '../inputs/gate-settings.ts'
 import { needsToken, type Settings } from '../inputs/settings.ts'
-import { formatDuration } from '../text/duration.ts'
+import { formatDuration, HOUR_MS } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { Decision, StepSetup } from './decision.ts'
 
@@ -19,12 +19,12 @@ export async function beforeSpending(setup: StepSetup): Promise<Decision | undef
   const change = await reads.change()
   const gated = gatedChangeOf(change)
   if (gated !== undefined) {
-    const free = gate(settings.gates, gated, [])
-    const verdict =
-      free.kind === 'skip' ? free : gate(settings.gates, gated, await tokenSelves(settings, setup, gated.author))
-    if (verdict.kind === 'skip') {
-      log.info(`Skipped: ${verdict.reason}. Nothing is sent to the agent (GitHub requests: ${change.requests}).`)
-      return { kind: 'skipped', reason: verdict.reason }
+    const reason =
+      skipReason(settings.gates, gated, []) ??
+      skipReason(settings.gates, gated, await tokenSelves(settings, setup, gated.author))
+    if (reason !== undefined) {
+      log.info(`Skipped: ${reason}. Nothing is sent to the agent (GitHub requests: ${change.calls}).`)
+      return { kind: 'skipped', reason }
     }
     if (gated.filesCut === true && (settings.gates.paths || settings.gates.pathsIgnore)) {
       log.info(
@@ -69,8 +69,6 @@ export interface GatedChange {
   /** Lines added and removed; undefined when not known. */
   readonly changedLines: number | undefined
 }
-
-export type GateVerdict = { readonly kind: 'pass' } | { readonly kind: 'skip'; readonly reason: string }
 
 /** What the gates see of the change the event is about; undefined for an event about no change. */
 export function gatedChangeOf(change: EventChange): GatedChange | undefined {
@@ -140,34 +138,30 @@ function pushAuthor(facts: ChangeFacts & { kind: 'push' }): string {
 }
 
 /**
- * Whether the change is worth a job. `selves` are who the tokens act as, where known: their own changes are skipped
- * like the Mintlify agent's, whatever `skip-authors` says.
+ * Why the change is worth no job; undefined when it passes every gate. `selves` are who the tokens act as, where
+ * known: their own changes are skipped like the Mintlify agent's, whatever `skip-authors` says.
  */
-export function gate(gates: Gates, change: GatedChange, selves: readonly TokenSelf[]): GateVerdict {
+export function skipReason(gates: Gates, change: GatedChange, selves: readonly TokenSelf[]): string | undefined {
   const author = change.author.toLowerCase()
   const made = change.authored ?? change.name
   const loop = author === '' ? undefined : loopOf(author, selves)
-  if (loop !== undefined) return skip(`${made} is by ${forLog(change.author, 80)}, ${loop} (loop prevention)`)
+  if (loop !== undefined) return `${made} is by ${forLog(change.author, 80)}, ${loop} (loop prevention)`
   if (author !== '' && gates.skipAuthors.includes(author)) {
-    return skip(`${made} is by ${forLog(change.author, 80)}, in skip-authors`)
+    return `${made} is by ${forLog(change.author, 80)}, in skip-authors`
   }
   const label = change.labels.find((name) => gates.skipLabels.includes(name.toLowerCase()))
-  if (label !== undefined) return skip(`${change.name} has the label ${forLog(label, 80)}, in skip-labels`)
+  if (label !== undefined) return `${change.name} has the label ${forLog(label, 80)}, in skip-labels`
   const files = change.files
   if (files !== undefined && files.length > 0 && (gates.paths || gates.pathsIgnore) && !change.filesCut) {
     if (!files.some((file) => countsAsChange(gates, file.path) || movedFrom(gates, file))) {
       const which = gates.paths ? 'paths' : 'paths-ignore'
-      return skip(
-        `no changed file of ${change.name} counts under ${which} (${files.length} ${plural(files.length, 'file')} changed)`
-      )
+      return `no changed file of ${change.name} counts under ${which} (${files.length} ${plural(files.length, 'file')} changed)`
     }
   }
   if (gates.minChangedLines > 0 && change.changedLines !== undefined && change.changedLines < gates.minChangedLines) {
-    return skip(
-      `${change.name} changed ${change.changedLines} ${plural(change.changedLines, 'line')}, fewer than min-changed-lines (${gates.minChangedLines})`
-    )
+    return `${change.name} changed ${change.changedLines} ${plural(change.changedLines, 'line')}, fewer than min-changed-lines (${gates.minChangedLines})`
   }
-  return { kind: 'pass' }
+  return undefined
 }
 
 /**
@@ -230,15 +224,9 @@ export function sameLogin(author: string, self: string | undefined): boolean {
   return author === me || author === `${me}[bot]` || `${author}[bot]` === me
 }
 
-function skip(reason: string): GateVerdict {
-  return { kind: 'skip', reason }
-}
-
 function plural(count: number, one: string): string {
   return count === 1 ? one : `${one}s`
 }
-
-export const HOUR_MS = 3_600_000
 
 /**
  * Why `max-jobs-per-hour` leaves no job to spend, given the jobs started in the last hour by the action's own

@@ -3,8 +3,8 @@
 // request may or may not have reached the API: then send nothing.
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { PollResult } from '../admin-api/job-answers.ts'
-import type { GitHub } from '../github/open.ts'
-import type { StoredComment } from '../github/tracking-comments.ts'
+import type { CommentThread } from '../github/thread.ts'
+import type { StoredComment } from '../github/comment-store.ts'
 import { type Submission, tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { isTerminal } from '../text/outcome.ts'
 import { formatDuration } from '../text/duration.ts'
@@ -13,13 +13,13 @@ import { FOLLOW_UP_SETTLE_MS, requestBudget } from '../wait/retry.ts'
 import type { Decision, StepSetup } from './decision.ts'
 
 /** Whether this is a re-run whose earlier attempts may have recorded what they sent on the tracking comment. */
-export function isRerun(setup: StepSetup, github: GitHub): boolean {
-  return setup.settings.githubUse.comment && github.run.attempt > 1
+export function isRerun(setup: StepSetup, thread: CommentThread): boolean {
+  return setup.settings.githubUse.comment && thread.run.attempt > 1
 }
 
 export interface EarlierAttempt {
   readonly comment: StoredComment
-  readonly request: Submission
+  readonly submission: Submission
 }
 
 /** What this attempt sends, to match against what earlier attempts sent. */
@@ -52,7 +52,7 @@ export function findEarlierAttempt(
       if (request.run !== wanted.run || request.prompt !== wanted.prompt) continue
       if (request.attempt >= wanted.attempt) continue
       if (request.step !== undefined && request.step !== wanted.step) continue
-      if (!latest || request.attempt >= latest.request.attempt) latest = { comment, request }
+      if (!latest || request.attempt >= latest.submission.attempt) latest = { comment, submission: request }
     }
   }
   return latest
@@ -103,7 +103,7 @@ export function rerunOf(
     }
   }
   if (!(readJob && isTerminal(readJob.status))) {
-    const sent = earlier.request.unsure ? 'may have sent' : 'already sent'
+    const sent = earlier.submission.unsure ? 'may have sent' : 'already sent'
     const note = `An earlier attempt of this run ${sent} this prompt to ${job}, which is still running: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: false, note }
   }
@@ -115,17 +115,22 @@ function judgeEndedJob(earlier: EarlierAttempt, readJob: AgentJob, now: number):
   const jobId = earlier.comment.state.job
   const job = `agent job "${forLog(jobId)}"`
   const state = forLog(readJob.status)
-  if (earlier.request.unsure) {
+  if (earlier.submission.unsure) {
     return {
       kind: 'send nothing',
       reason: `An earlier attempt of this run sent this prompt to ${job}, which is now ${state}, and could not tell whether it arrived. ${START_A_NEW_RUN}`
     }
   }
-  const sentAgo = earlier.request.at === undefined ? undefined : now - earlier.request.at
+  const sentAgo = earlier.submission.at === undefined ? undefined : now - earlier.submission.at
   // The earlier attempt's record says how the job ended after the request (see TrackingComment): that end is the
   // follow-up's own, and counts as a start's does.
   const endRecorded = earlier.comment.state.ended !== undefined
-  if (earlier.request.kind === 'follow-up' && !endRecorded && sentAgo !== undefined && sentAgo < FOLLOW_UP_SETTLE_MS) {
+  if (
+    earlier.submission.kind === 'follow-up' &&
+    !endRecorded &&
+    sentAgo !== undefined &&
+    sentAgo < FOLLOW_UP_SETTLE_MS
+  ) {
     // A follow-up takes a moment to show: the job's earlier status may linger, as the wait after a follow-up allows.
     const note = `An earlier attempt of this run sent this prompt to ${job} ${formatDuration(sentAgo)} ago, and the job still shows ${state}: waiting for it instead of sending the prompt again.`
     return { kind: 'wait', jobId, job: readJob, followedUp: true, note }
@@ -162,7 +167,7 @@ export async function continueEarlierAttempt(setup: StepSetup, earlier: EarlierA
       const { comment } = earlier
       const opened = setup.openComment({ state: comment.state, commentId: comment.id, find: false })
       const { followedUp } = verdict
-      return { kind: 'job', jobId, job: verdict.job, request: undefined, followedUp, sent: false, comment: opened }
+      return { kind: 'job', jobId, job: verdict.job, submission: undefined, followedUp, sent: false, comment: opened }
     }
   }
 }

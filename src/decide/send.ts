@@ -8,7 +8,7 @@ import { unreachedBaseUrl } from '../admin-api/answer.ts'
 import { promptHash, type Submission } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { TrackingComment } from '../report/tracking-comment.ts'
-import { formatDuration } from '../text/duration.ts'
+import { DAY_MS, formatDuration } from '../text/duration.ts'
 import { promptLine, forLog } from '../text/untrusted.ts'
 import { type Clock, faultLog, retry, UNREACHED_WINDOW_MS } from '../wait/retry.ts'
 import type { Decision, StepSetup } from './decision.ts'
@@ -23,7 +23,7 @@ export interface RunRecord {
 }
 
 /** One prompt to send, and what the record of it says. */
-export interface Ask {
+export interface PromptToSend {
   /** As the workflow gave it: the record and a re-run's search go by it, not by what was read from GitHub. */
   readonly prompt: string
   readonly target: PromptTarget
@@ -36,7 +36,7 @@ export interface Ask {
 export async function sendPrompt(
   setup: StepSetup,
   run: RunRecord,
-  ask: Ask,
+  ask: PromptToSend,
   comment: TrackingComment | undefined
 ): Promise<Decision> {
   const { settings, log } = setup
@@ -53,18 +53,18 @@ export async function sendPrompt(
   )
   // The record and a re-run's search go by the prompt as the user wrote it, not the text read from GitHub.
   const text = await (ask.text ?? (() => setup.compose(prompt)))()
-  const request = {
+  const submission = {
     ...submissionOf(settings, run, setup.clock, { prompt, shown }, target.kind),
     ...(ask.head ? { head: ask.head } : {})
   }
-  await comment?.recordBeforeSending(request)
+  await comment?.recordBeforeSending(submission)
   if (setup.clock.cancelled()) {
-    comment?.withdraw(request)
+    comment?.withdraw(submission)
     return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', comment, nothingSent: true }
   }
   const unrecorded = recordMissing(settings, comment)
   if (unrecorded !== undefined) {
-    comment?.withdraw(request)
+    comment?.withdraw(submission)
     return { kind: 'error', reason: unrecorded, comment }
   }
   const sent = await submit({
@@ -80,22 +80,22 @@ export async function sendPrompt(
       log.info(message)
     }
   })
-  if (sent.kind !== 'accepted') return notAccepted(sent, target, request, comment)
-  comment?.accepted(request, sent.jobId)
+  if (sent.kind !== 'accepted') return notAccepted(sent, target, submission, comment)
+  comment?.accepted(submission, sent.jobId)
   log.info(job === undefined ? `Started agent job "${forLog(sent.jobId)}".` : `The follow-up was accepted by ${job}.`)
   const followedUp = target.kind === 'follow-up'
-  return { kind: 'job', jobId: sent.jobId, job: sent.job, request, followedUp, sent: true, comment }
+  return { kind: 'job', jobId: sent.jobId, job: sent.job, submission, followedUp, sent: true, comment }
 }
 
-/** The request was not accepted: one that may have reached the API stays on record, unsure, so a re-run sends nothing. */
+/** The submission was not accepted: one that may have reached the API stays on record, unsure, so a re-run sends nothing. */
 function notAccepted(
   sent: Exclude<Submitted, { kind: 'accepted' }>,
   target: PromptTarget,
-  request: Submission,
+  submission: Submission,
   comment: TrackingComment | undefined
 ): Decision {
   const maybeSent = sent.kind === 'unsure' || (sent.kind === 'cancelled' && sent.maybeSent)
-  if (!maybeSent) comment?.withdraw(request)
+  if (!maybeSent) comment?.withdraw(submission)
   const jobId = target.kind === 'follow-up' ? target.jobId : undefined
   if (sent.kind === 'cancelled')
     return { kind: 'cancelled', reason: sent.reason, comment, jobId, nothingSent: !maybeSent }
@@ -257,8 +257,6 @@ function pastTimeout(
   const resets = resetSentence(options.clock.date(), notSent.retryAfterMs)
   return { kind: 'rate-limited', reason: `${failed}${resets} The docs were not updated: nothing was started.` }
 }
-
-const DAY_MS = 86_400_000
 
 /** When the quota resets, by what the API asked: the time of day, in UTC. */
 function resetSentence(now: number, waitMs: number | undefined): string {

@@ -1,6 +1,6 @@
 // What every mode decides with about the issue or pull request: its tracking comments, the run recorded with each
 // submission, what an earlier attempt of this run already did, and the job recorded last.
-import type { StoredComment } from '../github/tracking-comments.ts'
+import type { StoredComment } from '../github/comment-store.ts'
 import { promptHash, tracksProject, UNKNOWN_JOB } from '../github/tracking-record.ts'
 import { GITHUB_DEADLINE_MS } from '../wait/retry.ts'
 import type { Decision, StepSetup } from './decision.ts'
@@ -9,7 +9,7 @@ import type { RunRecord } from './send.ts'
 
 /** The workflow run, its attempt and this step, recorded with each request. */
 export function runRecord(setup: StepSetup): RunRecord {
-  const workflowRun = setup.github?.run ?? { id: setup.runId, attempt: 1 }
+  const workflowRun = setup.thread?.run ?? { id: setup.runId, attempt: 1 }
   return { id: workflowRun.id, attempt: workflowRun.attempt, step: setup.step }
 }
 
@@ -20,8 +20,8 @@ export async function earlierAttempt(
   run: RunRecord,
   prompt: string
 ): Promise<Decision | undefined> {
-  const { github, settings } = setup
-  if (!github || !isRerun(setup, github)) return undefined
+  const { thread, settings } = setup
+  if (!thread || !isRerun(setup, thread)) return undefined
   const wanted = { run: run.id, attempt: run.attempt, step: run.step, prompt: promptHash(prompt) }
   const earlier = findEarlierAttempt(tracked, { ...wanted, project: settings.projectId, job: settings.jobId })
   return earlier ? continueEarlierAttempt(setup, earlier) : undefined
@@ -35,14 +35,14 @@ export async function readTracked(
   setup: StepSetup,
   findJob: boolean
 ): Promise<{ readonly kind: 'read'; readonly tracked: readonly StoredComment[] } | Decision> {
-  const { github } = setup
-  if (findJob && github === undefined) {
-    const why = setup.githubUnavailable ?? 'GitHub could not be reached'
+  const { thread } = setup
+  if (findJob && thread === undefined) {
+    const why = setup.threadUnavailable ?? 'GitHub could not be reached'
     return { kind: 'error', reason: `Could not look for the job to follow up: ${why}. Nothing was sent.` }
   }
-  if (!github || !(findJob || isRerun(setup, github))) return { kind: 'read', tracked: [] }
+  if (!thread || !(findJob || isRerun(setup, thread))) return { kind: 'read', tracked: [] }
   try {
-    return { kind: 'read', tracked: await github.listTracked(GITHUB_DEADLINE_MS) }
+    return { kind: 'read', tracked: await thread.listTracked(GITHUB_DEADLINE_MS) }
   } catch (error) {
     if (setup.clock.cancelled()) {
       return { kind: 'cancelled', reason: 'Cancelled before anything was sent.', nothingSent: true }

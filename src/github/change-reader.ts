@@ -15,20 +15,11 @@ import type {
   MergedPull,
   PullRequestFacts
 } from './change.ts'
-import { type GitHubClient, isRateLimitAnswer } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
 import { factsFromEvent } from './event.ts'
+import { failureOf, type GitHubFailure, rateLimitWords } from './failure.ts'
 import type { GitHubSession, RunInfo } from './session.ts'
-import {
-  countOf,
-  fieldsAt,
-  fieldsOf,
-  firstTextOf,
-  httpStatusOf,
-  httpUrlOf,
-  listOf,
-  positiveIntegerOf,
-  textOf
-} from './fields.ts'
+import { countOf, fieldsAt, fieldsOf, firstTextOf, httpUrlOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
 
 /**
  * The change the event that started the run is about, and, when the settings need them, what GitHub says about it (a
@@ -41,7 +32,7 @@ export async function readEventChange(session: GitHubSession): Promise<EventChan
   const use: ChangeUse = settings.context === 'auto' ? 'context' : 'gates'
   const payload = redactedDeep(event.payload, redact) as RunInfo['payload']
   const { facts, fetch } = factsFromEvent(event.eventName, payload, session.repository)
-  if (fetch.kind === 'none' || !settings.githubUse.readFiles) return { facts, fetched: {}, requests: 0 }
+  if (fetch.kind === 'none' || !settings.githubUse.readFiles) return { facts, fetched: {}, calls: 0 }
   const github = session.client({ cancellable: true })
   let read: ReadChanges
   try {
@@ -56,7 +47,7 @@ export async function readEventChange(session: GitHubSession): Promise<EventChan
   }
   for (const warning of read.warnings) log.warning(warning)
   const fetched = redactedDeep(read.fetched, redact) as FetchedChanges
-  return { facts, fetched, requests: github.callCount() }
+  return { facts, fetched, calls: github.callCount() }
 }
 
 /** As many files as GitHub's compare lists at once; a pull request's files are read up to the same number. */
@@ -101,7 +92,9 @@ export async function readChanges(
     const needs = fetch.kind === 'compare' ? 'contents: read' : 'pull-requests: read'
     return {
       fetched: { unreadable: [unreadable] },
-      warnings: [`${USES[use].who}: ${unreadable} ${whyUnread(error, github, needs)}; ${USES[use].consequence}.`]
+      warnings: [
+        `${USES[use].who}: ${unreadable} ${whyUnread(failureOf(error, github, false), needs)}; ${USES[use].consequence}.`
+      ]
     }
   }
 }
@@ -110,16 +103,11 @@ export async function readChanges(
  * Why a read failed, in parentheses: our own words and an HTTP status, never GitHub's text. A rate limit is not a
  * missing permission, and a failure without an answer is the network's.
  */
-function whyUnread(error: unknown, github: GitHubClient, needs: string): string {
-  const hit = github.rateLimitHit()
-  if (hit !== undefined) {
-    const which = hit.secondary ? 'secondary rate limit' : 'rate limit'
-    return `(GitHub's ${which} for this token was reached, and it asked to wait ${hit.retryAfterS}s, past the deadline; it resets by itself)`
-  }
-  const status = httpStatusOf(error)
-  if (isRateLimitAnswer(error)) return `(HTTP ${status ?? ''}: GitHub's rate limit for this token; it resets by itself)`
-  const noAnswer = github.noAnswer(error)
-  if (noAnswer !== undefined) return `(${noAnswer})`
+function whyUnread(failure: GitHubFailure, needs: string): string {
+  const { status } = failure
+  if (failure.kind === 'rate limit') return `(${rateLimitWords(failure.hit)}; it resets by itself)`
+  if (failure.rateLimited) return `(HTTP ${status ?? ''}: GitHub's rate limit for this token; it resets by itself)`
+  if (failure.kind === 'no answer') return `(${failure.words})`
   const why = status === undefined ? '(no answer)' : `(HTTP ${status})`
   return status === 403 || status === 404 ? `${why} (the token needs ${needs})` : why
 }

@@ -146,8 +146,8 @@ export interface EventChange {
   readonly facts: ChangeFacts
   /** What was read from GitHub; `{}` when nothing was, or nothing could be. */
   readonly fetched: FetchedChanges
-  /** How many requests reading it took. */
-  readonly requests: number
+  /** How many calls to GitHub reading it took. */
+  readonly calls: number
 }
 
 /** A file's status, as GitHub's API names it. */

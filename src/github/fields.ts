@@ -93,3 +93,14 @@ export function unlessNotFound(error: unknown): undefined {
   if (httpStatusOf(error) === 404) return undefined
   throw error
 }
+
+/** A header of the answer an Octokit error carries; undefined without an answer or without the header. */
+export function responseHeader(error: unknown, name: string): string | undefined {
+  if (!(error instanceof Error) || !('response' in error)) return undefined
+  const response: unknown = error.response
+  const headers: unknown =
+    typeof response === 'object' && response !== null && 'headers' in response ? response.headers : undefined
+  if (typeof headers !== 'object' || headers === null || !(name in headers)) return undefined
+  const value: unknown = (headers as Record<string, unknown>)[name]
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}

@@ -1,19 +1,17 @@
 // What `mode: batch` reads of the repository, and writes besides its tracking comment: the branch and its head, the
-// commits after the cursor, the pull requests merged into the branch, each one's files, the digest issue that keeps
-// the batches' records (opened on first use), and the one-line note on each covered pull request.
+// commits after the cursor, the pull requests merged into the branch, each one's files, and the one-line note on each
+// covered pull request. The digest issue that keeps the batches' records is digest.ts's.
 import type { Settings } from '../inputs/settings.ts'
-import type { Logger } from '../runner/io.ts'
 import { redactedDeep } from '../text/redact.ts'
-import { forLog } from '../text/untrusted.ts'
 import type { BranchCommit, FetchedChanges, MergedPull, PullRequestFacts } from './change.ts'
 import { branchCommit, readChanges } from './change-reader.ts'
 
 export type { BranchCommit, MergedPull } from './change.ts'
 export type { MergedListing } from './merged-pulls.ts'
-import type { GitHubClient } from './client.ts'
-import { fieldsAt, fieldsOf, lastPageOf, listOf, positiveIntegerOf, textOf, unlessNotFound } from './fields.ts'
+import type { GitHubClient } from './octokit.ts'
+import { fieldsAt, fieldsOf, lastPageOf, listOf, textOf, unlessNotFound } from './fields.ts'
 import { listMerged, type MergedListing, mergedBy, type PullsAt } from './merged-pulls.ts'
-import { type GitHubReads, ownBatchRecordAt } from './reads.ts'
+import { DigestIssue } from './digest.ts'
 import type { GitHubSession } from './session.ts'
 
 /** The commits after a start, up to the branch's head, oldest first. */
@@ -33,7 +31,6 @@ export class History {
   readonly #client: GitHubClient
   readonly #settings: Settings
   readonly #redact: (text: string) => string
-  readonly #log: Logger
   readonly owner: string
   readonly repo: string
 
@@ -41,7 +38,6 @@ export class History {
     this.#session = session
     this.#settings = session.settings
     this.#redact = session.redact
-    this.#log = session.log
     this.#client = session.client({ cancellable: true })
     ;({ owner: this.owner = '', name: this.repo = '' } = session.repo ?? {})
   }
@@ -50,8 +46,8 @@ export class History {
     return this.#session.client({ cancellable: false })
   }
 
-  /** How many requests the reads took so far. */
-  requests(): number {
+  /** How many calls to GitHub the reads took so far (the digest issue's included). */
+  calls(): number {
     return this.#client.callCount()
   }
 
@@ -143,108 +139,11 @@ export class History {
   }
 
   /**
-   * The digest issue: of the issues labelled `label`, open or closed, the one that holds the action's own batch records
-   * of this project (written by the token's identity: anyone else's are no records); else the issue that holds them
-   * among the repository's latest comments, labelled again; else the lowest open one labelled; else a new one.
+   * The digest issue, found and opened on this history's reads: the batch's line in the log counts its calls with
+   * the others.
    */
-  async digest(label: string, reads: GitHubReads): Promise<number> {
-    const labelled = await this.#labelled(label)
-    const me = await this.#session.login()
-    if (me === undefined) throw new Error('GitHub did not say who the token acts as, to find its batch records')
-    const kept = await this.#holding(labelled, me)
-    const others = labelled.filter((issue) => issue.number !== kept?.number).map((issue) => `#${issue.number}`)
-    if (kept !== undefined) {
-      if (!kept.open)
-        this.#log.info(`The digest issue #${kept.number} is closed: it keeps the batches' records, which go on there.`)
-      if (others.length > 0)
-        this.#log.info(
-          `Also labelled "${forLog(label, 80)}", with no batch record of this action: ${others.join(', ')}; left alone.`
-        )
-      return kept.number
-    }
-    const found = await reads.latestBatchRecord()
-    if (found.issue !== undefined) {
-      await this.#labelAgain(found.issue, label)
-      return found.issue
-    }
-    if (!found.complete) {
-      this.#log.warning(
-        `No batch record of this action was found on the issues labelled "${forLog(label, 80)}", nor in the repository's ${(MOST_PAGES * 100).toLocaleString('en-US')} most recently updated comments: this batch starts at batch-since. If an earlier digest issue lost its label, label it "${forLog(label, 80)}" again.`
-      )
-    }
-    return labelled.find((issue) => issue.open)?.number ?? (await this.#openDigest(label))
-  }
-
-  /** The issues labelled `label`, open or closed, lowest number first. */
-  async #labelled(label: string): Promise<{ readonly number: number; readonly open: boolean }[]> {
-    const found: { number: number; open: boolean }[] = []
-    const params = { owner: this.owner, repo: this.repo, labels: label, state: 'all' as const, per_page: 100 }
-    let page = 0
-    for await (const { data } of this.#client.octokit.paginate.iterator(
-      this.#client.octokit.rest.issues.listForRepo,
-      params
-    )) {
-      for (const issue of listOf(data)) {
-        const number = positiveIntegerOf(fieldsOf(issue)['number'])
-        if (number !== undefined) found.push({ number, open: textOf(fieldsOf(issue)['state']) !== 'closed' })
-      }
-      if (++page >= MOST_PAGES) break
-    }
-    return found.sort((a, b) => a.number - b.number)
-  }
-
-  /** Of these issues, the one whose newest batch record of the action's own is the latest; undefined if none has one. */
-  async #holding<T extends { readonly number: number }>(issues: readonly T[], me: string): Promise<T | undefined> {
-    let kept: { issue: T; at: number } | undefined
-    for (const issue of issues.slice(0, MOST_PAGES)) {
-      const params = { owner: this.owner, repo: this.repo, issue_number: issue.number, per_page: 100 }
-      let [page, at] = [0, 0]
-      for await (const { data } of this.#client.octokit.paginate.iterator(
-        this.#client.octokit.rest.issues.listComments,
-        params
-      )) {
-        for (const comment of listOf(data)) at = Math.max(at, ownBatchRecordAt(comment, me, this.#settings.projectId))
-        // With one issue to choose from, one record is enough; with several, the newest one tells.
-        if ((at > 0 && issues.length === 1) || ++page >= MOST_PAGES) break
-      }
-      if (at > (kept?.at ?? 0)) kept = { issue, at }
-    }
-    return kept?.issue
-  }
-
-  /** The issue that keeps the batches' records had lost its label: labelled again, so that the next run finds it. */
-  async #labelAgain(number: number, label: string): Promise<void> {
-    const writes = this.#writes()
-    await writes.bounded(
-      writes.octokit.rest.issues.addLabels({
-        owner: this.owner,
-        repo: this.repo,
-        issue_number: number,
-        labels: [label]
-      })
-    )
-    this.#log.warning(
-      `Issue #${number} keeps the batches' records but was no longer labelled "${forLog(label, 80)}": labelled again, and used as the digest issue.`
-    )
-  }
-
-  /** A new digest issue, labelled `label`: its number. */
-  async #openDigest(label: string): Promise<number> {
-    const writes = this.#writes()
-    const created = await writes.bounded(
-      writes.octokit.rest.issues.create({
-        owner: this.owner,
-        repo: this.repo,
-        title: 'Docs digest',
-        body: DIGEST_BODY,
-        labels: [label],
-        // Never twice: a 5xx may come after GitHub made the issue, which the next run finds by its label.
-        request: { retries: 0 }
-      })
-    )
-    const number = positiveIntegerOf(fieldsOf(created.data)['number'])
-    if (number === undefined) throw new Error('GitHub gave the new digest issue no number')
-    return number
+  digestIssue(): DigestIssue {
+    return new DigestIssue(this.#session, this.#client)
   }
 
   /** A one-line comment on a covered pull request. */
@@ -269,7 +168,3 @@ export class History {
     return this.#client.bounded(read())
   }
 }
-
-const DIGEST_BODY =
-  'Each comment below is one batch of `mode: batch`: the pull requests it covered, its agent job, and the docs pull ' +
-  'request it opened. The comments are also the record the next batch starts from: keep them.'

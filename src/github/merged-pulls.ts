@@ -5,7 +5,7 @@ import type { Redact } from '../text/redact.ts'
 import { redactedDeep } from '../text/redact.ts'
 import type { MergedPull } from './change.ts'
 import { mergedPull } from './change-reader.ts'
-import type { GitHubClient } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
 import { fieldsOf, listOf, textOf } from './fields.ts'
 
 /** Where the pull requests are: the repository, and what to redact from what GitHub says. */

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto'
 import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
 import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
-import type { GitHubClient } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
+import { briefFailure, failureOf, permissionHint } from './failure.ts'
 import type { GitHubSession } from './session.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, listOf, mayHaveLanded, positiveIntegerOf, textOf } from './fields.ts'
 
@@ -108,7 +109,7 @@ export class PullOperations {
   head(number: number): Promise<Done<string>> {
     const ref = this.#own(number)
     const doing = `read the head commit of ${describe(ref)}`
-    const advice = 'the workflow needs permissions: pull-requests: read'
+    const advice = permissionHint('pull-requests: read')
     return this.#run('own', doing, advice, async (client) => {
       const { data } = await client.octokit.rest.pulls.get({ owner: ref.owner, repo: ref.repo, pull_number: number })
       return textOf(fieldsAt(data, 'head')['sha'])
@@ -183,15 +184,15 @@ export class PullOperations {
     try {
       return { kind: 'done', value: await client.bounded(task(client)) }
     } catch (error) {
-      const status = httpStatusOf(error)
-      const refused = status === 401 || status === 403 || status === 404
-      const why = status === undefined ? 'no answer in time' : `HTTP ${status}`
-      return { kind: 'warning', warning: `Could not ${doing} (${why})${refused ? `: ${advice}` : ''}.` }
+      const failure = failureOf(error, client, false)
+      return { kind: 'warning', warning: briefFailure(`Could not ${doing}`, failure, { advice, refusedOn: REFUSALS }) }
     }
   }
 }
 
-const CHECKS_ADVICE = 'the workflow needs permissions: checks: write'
+const CHECKS_ADVICE = permissionHint('checks: write')
+/** The answers that mean the token may not, or cannot see: the advice says what it needs. */
+const REFUSALS = [401, 403, 404]
 
 async function pullState(
   client: GitHubClient,

@@ -5,7 +5,7 @@ import type { Settings } from '../inputs/settings.ts'
 import { redactedDeep } from '../text/redact.ts'
 import type { EventChange, PullRequestFacts } from './change.ts'
 import { readChanges, readEventChange } from './change-reader.ts'
-import { isAuthor } from './client.ts'
+import { isAuthor } from './octokit.ts'
 import { fieldsAt, httpStatusOf, listOf, textOf } from './fields.ts'
 import type { GitHubSession } from './session.ts'
 import { readMarker, type TrackingState, tracksProject } from './tracking-record.ts'
@@ -121,7 +121,7 @@ class Reads implements GitHubReads {
     const read = await github.bounded(readChanges(github, fetch)).catch(() => ({ fetched: {}, warnings: [] }))
     for (const warning of read.warnings) this.#session.log.warning(warning)
     const fetched = redactedDeep(read.fetched, this.#session.redact) as EventChange['fetched']
-    return { facts, fetched, requests: github.callCount() }
+    return { facts, fetched, calls: github.callCount() }
   }
 
   /**

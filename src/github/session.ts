@@ -5,7 +5,7 @@ import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
 import type { Redact } from '../text/redact.ts'
 import type { Transport } from '../transport/transport.ts'
-import { createGitHubClient, githubAccess, type GitHubAccess, type GitHubClient, loginOf } from './client.ts'
+import { createGitHubClient, githubAccess, type GitHubAccess, type GitHubClient, loginOf } from './octokit.ts'
 
 /** What the action reads of the workflow run and the event that started it. */
 export type RunInfo = Pick<typeof context, 'eventName' | 'payload' | 'apiUrl' | 'serverUrl' | 'runId' | 'runAttempt'>

@@ -37,7 +37,7 @@ export interface BatchPlan {
   /** The pull requests sent to the agent. */
   readonly included: readonly { readonly number: number; readonly url: string }[]
   /** The pull requests the gates left out: judged, listed, not sent. */
-  readonly skipped: readonly { readonly number: number; readonly reason: string }[]
+  readonly leftOut: readonly { readonly number: number; readonly reason: string }[]
 }
 
 /** The job of a start that may or may not have created one: its id was never learned. */

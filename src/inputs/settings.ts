@@ -5,14 +5,14 @@ import { FAILABLE_OUTCOMES, type FailableOutcome } from '../text/outcome.ts'
 import { pathSegmentProblem } from '../text/untrusted.ts'
 import { readBaseUrl, readTiming, type Timing } from './api.ts'
 import { readApiKey, readGitHubToken, refuseKeyAsProjectId, warnOfUnusualKey } from './credentials.ts'
-import { type Gates, readGates, readMaxJobsPerHour } from './gates.ts'
+import { type Gates, readGates, readMaxJobsPerHour } from './gate-settings.ts'
 import { type InputSource, InputReader } from './input-reader.ts'
-import { type Modes, readModes, takesRequests } from './modes.ts'
+import { type ModeSettings, readModeSettings, takesRequests } from './mode-settings.ts'
 
 export { InputError, type InputSource } from './input-reader.ts'
 
 /** Everything the action was asked to do. */
-export interface Settings extends Timing, Modes {
+export interface Settings extends Timing, ModeSettings {
   /** The admin API key. Masked the moment it is read; never log it. */
   readonly apiKey: string
   /** The admin API's root, as given. */
@@ -88,7 +88,7 @@ export function readSettings(source: InputSource): Settings {
   warnOfUnusualKey(reader, apiKey, request.projectId)
   const baseUrl = readBaseUrl(reader)
   const timing = readTiming(reader, baseUrl)
-  const modes = readModes(reader, request)
+  const modes = readModeSettings(reader, request)
   const pair = modes.mode === 'pair'
   refuseWithRequests(reader, modes, request)
   if (pair && request.prompt === undefined) {
@@ -185,7 +185,7 @@ function readJobRequest(reader: InputReader) {
 /** What a request from a comment or a label does not go with. */
 function refuseWithRequests(
   reader: InputReader,
-  modes: Modes,
+  modes: ModeSettings,
   request: { readonly jobId: string | undefined; readonly prompt: string | undefined; readonly followUp: boolean }
 ): void {
   const { requests } = modes

@@ -36,7 +36,7 @@ export function composePrompt(
     return prompt
   }
   const rendered = renderChangeContext(facts, fetched, { limit: settings.contextLimit })
-  log.info(`${rendered.report.summary} GitHub requests: ${change.requests}.`)
+  log.info(`${rendered.report.summary} GitHub requests: ${change.calls}.`)
   if (rendered.text === '') return prompt
   const note = settings.noChangeNote ? `\n\n${NO_CHANGE_NOTE}` : ''
   return `${prompt}${note}\n\n${redact(rendered.text)}`
@@ -47,7 +47,7 @@ export interface BatchMaterial {
   readonly branch: string
   readonly parts: readonly { readonly pull: { readonly facts: PullRequestFacts }; readonly fetched: FetchedChanges }[]
   readonly direct: readonly Commit[]
-  readonly skipped: readonly { readonly number: number; readonly reason: string }[]
+  readonly leftOut: readonly { readonly number: number; readonly reason: string }[]
 }
 
 /**
@@ -105,8 +105,8 @@ function batchOpening(material: BatchMaterial): string {
     material.direct.length > 0 ? `${counted(material.direct.length, 'commit')} pushed without a pull request` : ''
   ].filter((part) => part !== '')
   const skipped =
-    material.skipped.length > 0
-      ? `\nLeft out by the gates, as nothing a reader of the docs would see: ${material.skipped.map((skip) => `#${skip.number}`).join(', ')}.`
+    material.leftOut.length > 0
+      ? `\nLeft out by the gates, as nothing a reader of the docs would see: ${material.leftOut.map((skip) => `#${skip.number}`).join(', ')}.`
       : ''
   return `${HEADING}\n\n${BATCH_INTRO}\n\nThis batch covers ${covers.join('; and ')}, merged into ${quoted(material.branch, 'the branch')}.${skipped}\n`
 }

@@ -20,7 +20,7 @@ export interface FileListing {
   readonly total: number
   /** The listed files' diffs to show, in the order GitHub listed the files. */
   readonly diffs: readonly DiffPlan[]
-  readonly skipped: { readonly generated: number; readonly noPatch: number }
+  readonly omitted: { readonly generated: number; readonly noPatch: number }
 }
 
 export interface CommitListing {
@@ -48,7 +48,7 @@ export function quotedSha(sha: string): string {
   return quoted(Array.from(sanitizeLine(sha, 40)).slice(0, 7).join(''), '(unknown)')
 }
 
-/** Files whose diff tells the agent nothing about what to document: they are listed, but their diff is skipped. */
+/** Files whose diff tells the agent nothing about what to document: they are listed, but their diff is omitted. */
 export type GeneratedKind = 'lock file' | 'minified file' | 'source map' | 'build output' | 'vendored code'
 
 // Lock files not named `*.lock` (yarn.lock, Cargo.lock, Gemfile.lock, composer.lock, poetry.lock, Pipfile.lock,
@@ -102,13 +102,13 @@ const NO_PATCH = 'no diff from GitHub (binary, too large or unchanged)'
 
 type FileDiff =
   | { readonly kind: 'shown'; readonly patch: string }
-  | { readonly kind: 'skipped'; readonly why: 'generated' | 'noPatch'; readonly words: string }
+  | { readonly kind: 'omitted'; readonly why: 'generated' | 'noPatch'; readonly words: string }
 
 function diffOf(file: ChangedFile): FileDiff {
   const generated = generatedKind(file.path)
-  if (generated) return { kind: 'skipped', why: 'generated', words: `diff skipped: ${generated}` }
+  if (generated) return { kind: 'omitted', why: 'generated', words: `diff skipped: ${generated}` }
   const patch = sanitizeDiff(file.patch ?? '')
-  return patch === '' ? { kind: 'skipped', why: 'noPatch', words: NO_PATCH } : { kind: 'shown', patch }
+  return patch === '' ? { kind: 'omitted', why: 'noPatch', words: NO_PATCH } : { kind: 'shown', patch }
 }
 
 /** `(+3 -1)`, with `?` for a count GitHub did not give. */
@@ -118,9 +118,9 @@ function linesOf(file: ChangedFile): string {
 
 function itemOf(file: ChangedFile, diff: FileDiff): string {
   const from = file.previousPath ? ` from ${quoted(file.previousPath, '(unnamed)')}` : ''
-  const skipped = diff.kind === 'skipped' ? `, ${diff.words}` : ''
+  const omitted = diff.kind === 'omitted' ? `, ${diff.words}` : ''
   const status = STATUSES.has(file.status) ? file.status : 'changed'
-  return `- ${status} ${quoted(file.path, '(unnamed)')}${from} ${linesOf(file)}${skipped}`
+  return `- ${status} ${quoted(file.path, '(unnamed)')}${from} ${linesOf(file)}${omitted}`
 }
 
 /**
@@ -132,11 +132,11 @@ export function fileListing(files: readonly ChangedFile[], filesTotal: number | 
   const total = Math.max(filesTotal ?? 0, files.length + unusable)
   const items: string[] = []
   const diffs: DiffPlan[] = []
-  const skipped = { generated: 0, noPatch: 0 }
+  const omitted = { generated: 0, noPatch: 0 }
   for (const file of listed) {
     const diff = diffOf(file)
     items.push(itemOf(file, diff))
-    if (diff.kind === 'skipped') skipped[diff.why] += 1
+    if (diff.kind === 'omitted') omitted[diff.why] += 1
     else diffs.push({ index: items.length - 1, label: `Diff of ${quoted(file.path, '(unnamed)')}:`, patch: diff.patch })
   }
   const list = {
@@ -145,7 +145,7 @@ export function fileListing(files: readonly ChangedFile[], filesTotal: number | 
     alreadyLeftOut: total - listed.length,
     leftOutNote: (count: number) => `- … ${counted(count, 'more file')} left out`
   }
-  return { list, total, diffs, skipped }
+  return { list, total, diffs, omitted }
 }
 
 /** At most this many commits are listed: the latest. */

@@ -85,11 +85,11 @@ export function addLists(budget: Budget, plan: SectionPlan, tally: Tally): Secti
   }
   if (!plan.files) return undefined
   const fitted = addList(budget, plan.files.list)
-  const { skipped, diffs, total } = plan.files
+  const { omitted, diffs, total } = plan.files
   tally.filesListed = fitted.listed
   tally.filesLeftOut = total - fitted.listed
-  tally.diffsSkippedGenerated = skipped.generated
-  tally.diffsSkippedNoPatch = skipped.noPatch
+  tally.diffsOmittedGenerated = omitted.generated
+  tally.diffsOmittedNoPatch = omitted.noPatch
   if (fitted.cut) tally.listsCut += 1
   // A diff follows only a file that was listed.
   const shown = diffs.filter((diff) => diff.index < fitted.listed)

@@ -28,9 +28,9 @@ export interface Tally {
   /** Diffs left out to stay within the limit. */
   diffsLeftOut: number
   /** Diffs skipped because the file is generated: a lock file, a bundle, build output, vendored code. */
-  diffsSkippedGenerated: number
+  diffsOmittedGenerated: number
   /** Diffs GitHub did not give: binary, very large or unchanged files. */
-  diffsSkippedNoPatch: number
+  diffsOmittedNoPatch: number
   /** Lists (facts, commits, files) cut to stay within the limit. */
   listsCut: number
   /** Bodies cut, or left out, to stay within the limit. */
@@ -62,8 +62,8 @@ export function emptyTally(): Tally {
     diffsCut: 0,
     diffLinesLeftOut: 0,
     diffsLeftOut: 0,
-    diffsSkippedGenerated: 0,
-    diffsSkippedNoPatch: 0,
+    diffsOmittedGenerated: 0,
+    diffsOmittedNoPatch: 0,
     listsCut: 0,
     bodiesCut: 0,
     unreadable: 0,
@@ -76,8 +76,8 @@ function diffsPart(tally: Tally): string | undefined {
     tally.diffsWhole > 0 ? `${number(tally.diffsWhole)} whole` : '',
     tally.diffsCut > 0 ? `${number(tally.diffsCut)} cut (${counted(tally.diffLinesLeftOut, 'line')} left out)` : '',
     tally.diffsLeftOut > 0 ? `${number(tally.diffsLeftOut)} left out for the limit` : '',
-    tally.diffsSkippedGenerated > 0 ? `${number(tally.diffsSkippedGenerated)} skipped as generated` : '',
-    tally.diffsSkippedNoPatch > 0 ? `${number(tally.diffsSkippedNoPatch)} not given by GitHub` : ''
+    tally.diffsOmittedGenerated > 0 ? `${number(tally.diffsOmittedGenerated)} skipped as generated` : '',
+    tally.diffsOmittedNoPatch > 0 ? `${number(tally.diffsOmittedNoPatch)} not given by GitHub` : ''
   ].filter(Boolean)
   return parts.length > 0 ? `diffs: ${parts.join(', ')}` : undefined
 }

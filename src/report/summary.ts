@@ -68,7 +68,7 @@ export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict
 function batchRow(batch: BatchPlan | undefined): [string, string][] {
   if (batch === undefined) return []
   const sent = batch.included.map((pull) => `#${pull.number}`).join(', ') || 'none'
-  const skipped = batch.skipped.map((skip) => `#${skip.number} (${forMarkdown(skip.reason, 200)})`).join(', ')
+  const skipped = batch.leftOut.map((skip) => `#${skip.number} (${forMarkdown(skip.reason, 200)})`).join(', ')
   const range = `${batch.window.from.slice(0, 7) || 'start'}…${batch.window.to.slice(0, 7)}`
   return [['Batch', `${sent}${skipped ? `; skipped: ${skipped}` : ''}; commits ${range}`]]
 }

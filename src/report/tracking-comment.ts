@@ -1,8 +1,8 @@
 // The job's tracking comment over the step's life. A request is recorded on it, as unsure, before it is sent, so a
 // run killed at any moment leaves a record a re-run finds; the comment is edited when the job is known, and when it
 // ends, all within the time the step can spare.
-import type { GitHub } from '../github/open.ts'
-import type { CommentResult } from '../github/tracking-comments.ts'
+import type { CommentThread } from '../github/thread.ts'
+import type { CommentResult } from '../github/comment-store.ts'
 import {
   confirmSubmission,
   sameSubmission,
@@ -62,9 +62,12 @@ export interface CommentRunner {
   readonly endsBy: () => number
 }
 
+/** What the comment needs of the thread it is on: its writes, and the workflow run it reports from. */
+type ThreadWrites = Pick<CommentThread, 'write' | 'run'>
+
 /** Never throws: what cannot be done is a warning, said once. */
 export class TrackingComment {
-  readonly #github: Pick<GitHub, 'write' | 'run'>
+  readonly #github: ThreadWrites
   readonly #runner: CommentRunner
   readonly #budgets: CommentBudgets
   #state: TrackingState
@@ -83,7 +86,7 @@ export class TrackingComment {
   /** How the job had ended before this run's first request, which the record no longer says once one is sent. */
   #endedBefore: string | undefined
 
-  constructor(github: Pick<GitHub, 'write' | 'run'>, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
+  constructor(github: ThreadWrites, runner: CommentRunner, start: CommentStart, budgets = BUDGETS) {
     this.#github = github
     this.#runner = runner
     this.#budgets = budgets
@@ -93,29 +96,29 @@ export class TrackingComment {
   }
 
   /**
-   * Records a request as unsure, and waits until the comment says so (or GitHub fails), before it is sent. A cancel
+   * Records a submission as unsure, and waits until the comment says so (or GitHub fails), before it is sent. A cancel
    * ends the wait: nothing will be sent, and the step must not sit through a slow GitHub to say so.
    */
-  async recordBeforeSending(request: Submission): Promise<void> {
-    this.#sent = [...this.#sent, request]
-    // How the job ended before this request is no longer its end: the record says `ended` again once it ends after.
+  async recordBeforeSending(submission: Submission): Promise<void> {
+    this.#sent = [...this.#sent, submission]
+    // How the job ended before this submission is no longer its end: the record says `ended` again once it ends after.
     const { ended, ...waiting } = this.#state
     this.#endedBefore ??= ended
-    this.#state = withRequests(waiting, [{ ...request, unsure: true }])
+    this.#state = withRequests(waiting, [{ ...submission, unsure: true }])
     this.show({ kind: 'sending' })
     await Promise.race([this.#pending, this.#runner.whenCancelled])
   }
 
-  /** The API acted on the request: the comment records it as sent, to this job. */
-  accepted(request: Submission, jobId: string): void {
-    this.#state = confirmSubmission({ ...this.#state, job: jobId }, request)
+  /** The API acted on the submission: the comment records it as sent, to this job. */
+  accepted(submission: Submission, jobId: string): void {
+    this.#state = confirmSubmission({ ...this.#state, job: jobId }, submission)
   }
 
-  /** The request surely never reached the API: a re-run may send it again. */
-  withdraw(request: Submission): void {
-    this.#sent = this.#sent.filter((sent) => sent !== request)
-    this.#withdrawn = [...this.#withdrawn, request]
-    this.#state = withdrawSubmission(this.#state, request)
+  /** The submission surely never reached the API: a re-run may send it again. */
+  withdraw(submission: Submission): void {
+    this.#sent = this.#sent.filter((sent) => sent !== submission)
+    this.#withdrawn = [...this.#withdrawn, submission]
+    this.#state = withdrawSubmission(this.#state, submission)
     const ended = this.#sent.length === 0 ? this.#endedBefore : undefined
     if (ended !== undefined) this.#state = { ...this.#state, ended }
   }
@@ -139,7 +142,7 @@ export class TrackingComment {
     if (job !== undefined && isTerminal(view.result.kind)) this.#state = { ...this.#state, ended: job.status }
     if (job?.pr.kind === 'link') this.#state = { ...this.#state, pr: job.pr.url.href }
     // From here on the comment holds the runner: the comment's pending writes and the edit share one budget.
-    const budget = this.#runner.cancelled() ? this.#cancelledBudget() : this.#budgets.deadlineMs
+    const budget = this.#runner.cancelled() ? cancelledBudget(this.#runner, this.#budgets) : this.#budgets.deadlineMs
     const left = await timeLeftAfter(this.#pending, budget, this.#runner.now)
     // A record of a request that was never sent must go, or a re-run would take it as perhaps sent and send nothing:
     // that edit is tried with whatever time is left.
@@ -148,20 +151,10 @@ export class TrackingComment {
     )
     const needed = withdrawing ? 1 : this.#budgets.minimumMs
     if (left < needed) {
-      const why =
-        budget < needed
-          ? 'the runner left too little time after its SIGTERM'
-          : `GitHub took all of its ${formatDuration(budget)}`
-      this.#runner.log.warning(`The tracking comment was not edited with the outcome: ${why}.`)
+      this.#runner.log.warning(notEdited(budget, needed))
       return
     }
     await this.#write(this.#state, view, left)
-  }
-
-  /** After a cancellation: the short budget, or what is left of the step's time when a SIGTERM brought its end near. */
-  #cancelledBudget(): number {
-    const left = this.#runner.endsBy() - this.#runner.now() - this.#budgets.keptMs
-    return Math.max(0, Math.floor(Math.min(this.#budgets.cancelledDeadlineMs, left)))
   }
 
   /** Waits for the comment in the background (the step does not wait for the job, so there is no outcome yet). */
@@ -220,6 +213,21 @@ export class TrackingComment {
     this.#problem ??= warning
     this.#runner.log.warning(warning)
   }
+}
+
+/** After a cancellation: the short budget, or what is left of the step's time when a SIGTERM brought its end near. */
+function cancelledBudget(runner: CommentRunner, budgets: CommentBudgets): number {
+  const left = runner.endsBy() - runner.now() - budgets.keptMs
+  return Math.max(0, Math.floor(Math.min(budgets.cancelledDeadlineMs, left)))
+}
+
+/** Why the outcome's edit was not tried: `budget` was all the comment had, `needed` what the edit needs. */
+function notEdited(budget: number, needed: number): string {
+  const why =
+    budget < needed
+      ? 'the runner left too little time after its SIGTERM'
+      : `GitHub took all of its ${formatDuration(budget)}`
+  return `The tracking comment was not edited with the outcome: ${why}.`
 }
 
 /** Waits for `work` at most `budgetMs`; returns how much of the budget is left. */

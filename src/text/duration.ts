@@ -1,4 +1,7 @@
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const
+export const HOUR_MS = 3_600_000
+export const DAY_MS = 24 * HOUR_MS
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS } as const
 type Unit = keyof typeof UNIT_MS
 
 const BARE_SECONDS = /^\d+(?:\.\d+)?$/

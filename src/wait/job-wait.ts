@@ -97,11 +97,7 @@ class JobWait {
   #seenActive: boolean
   #known: AgentJob | undefined
   #polls = 0
-  #faults = 0
-  #consecutiveFaults = 0
-  #lastFault: { readonly reason: string; readonly kind: FaultKind; readonly unreached?: string | undefined } | undefined
-  /** When base-url, which has never answered, first could not be reached. */
-  #unreachedSince: number | undefined
+  readonly #faults: Faults
   #job: AgentJob | undefined
 
   constructor(options: WaitOptions) {
@@ -114,6 +110,7 @@ class JobWait {
     this.#seenActive = options.settleMs === undefined
     this.#settledAt = this.#waitStart + (options.settleMs ?? 0)
     this.#known = options.known
+    this.#faults = new Faults(options.clock, options.settings)
   }
 
   async run(): Promise<WaitResult> {
@@ -136,31 +133,13 @@ class JobWait {
       case 'cancelled':
         return { ...this.#stats(), kind: 'cancelled' }
       case 'deadline':
-        if (this.#lastFault?.unreached !== undefined)
-          return { ...this.#stats(), kind: 'error', reason: this.#unreached() }
-        if (retried.waitMs !== undefined && this.#lastFault) {
-          // The answer asked to wait past the timeout.
-          const asked = `the API asked to wait ${Math.ceil(retried.waitMs / 1000)}s (Retry-After), past the timeout`
-          this.#lastFault = { reason: `${this.#lastFault.reason}; ${asked}`, kind: this.#lastFault.kind }
-        }
-        return {
-          ...this.#stats(),
-          kind: 'timeout',
-          lastFault: this.#lastFault?.reason,
-          lastFaultKind: this.#lastFault?.kind,
-          consecutiveFaults: this.#consecutiveFaults
-        }
+        return { ...this.#stats(), ...this.#faults.atDeadline(retried.waitMs) }
     }
   }
 
-  /** base-url has never answered, and could not be reached since #unreachedSince. */
-  #unreached(): string {
-    const tried = this.#clock.now() - (this.#unreachedSince ?? this.#clock.now())
-    return unreachedBaseUrl(this.#options.settings, this.#lastFault?.unreached ?? '', tried)
-  }
-
   #stats(): WaitStats {
-    return { polls: this.#polls, elapsedMs: this.#clock.now() - this.#start, job: this.#job, faults: this.#faults }
+    const faults = this.#faults.count
+    return { polls: this.#polls, elapsedMs: this.#clock.now() - this.#start, job: this.#job, faults }
   }
 
   #ended(status: string): status is TerminalStatus {
@@ -214,8 +193,7 @@ class JobWait {
   #afterJob(job: AgentJob, now: number): Try<Ended> {
     const previous = this.#job?.status
     this.#job = job
-    this.#consecutiveFaults = 0
-    this.#lastFault = undefined
+    this.#faults.cleared()
     if (job.status !== previous) {
       this.#options.onEvent?.({ kind: 'status', job, previous, elapsedMs: now - this.#start })
       this.#nextHeartbeat = now + this.#heartbeatMs
@@ -228,15 +206,8 @@ class JobWait {
     if (fault.hostNotFound !== undefined && this.#job === undefined) {
       return { kind: 'done', value: { kind: 'error', reason: fault.hostNotFound } }
     }
-    this.#faults += 1
-    this.#consecutiveFaults += 1
-    this.#lastFault = { reason: fault.reason, kind: fault.fault, unreached: fault.unreached }
-    if (fault.unreached !== undefined) {
-      this.#unreachedSince ??= at
-      if (this.#clock.now() - this.#unreachedSince >= UNREACHED_WINDOW_MS) {
-        return { kind: 'done', value: { kind: 'error', reason: this.#unreached() } }
-      }
-    }
+    const unreached = this.#faults.met(fault, at)
+    if (unreached !== undefined) return { kind: 'done', value: { kind: 'error', reason: unreached } }
     return { kind: 'transient', reason: fault.reason, retryAfterMs: fault.retryAfterMs }
   }
 
@@ -249,5 +220,70 @@ class JobWait {
       this.#options.onEvent?.({ kind: 'heartbeat', job: this.#job, elapsedMs: now - this.#start, polls: this.#polls })
       this.#nextHeartbeat = now + this.#heartbeatMs
     }
+  }
+}
+
+/** How a wait ends at its deadline: base-url never reached, or a timeout with the faults it met last. */
+type DeadlineEnd =
+  | { readonly kind: 'error'; readonly reason: string }
+  | {
+      readonly kind: 'timeout'
+      readonly lastFault: string | undefined
+      readonly lastFaultKind: FaultKind | undefined
+      readonly consecutiveFaults: number
+    }
+
+/** The faults a wait met: how many, how many in a row, the last one, and since when base-url could not be reached. */
+class Faults {
+  readonly #clock: Clock
+  readonly #settings: Settings
+  #count = 0
+  #consecutive = 0
+  #last: { readonly reason: string; readonly kind: FaultKind; readonly unreached?: string | undefined } | undefined
+  /** When base-url, which has never answered, first could not be reached. */
+  #unreachedSince: number | undefined
+
+  constructor(clock: Clock, settings: Settings) {
+    this.#clock = clock
+    this.#settings = settings
+  }
+
+  /** Polls that failed with a transient fault. */
+  get count(): number {
+    return this.#count
+  }
+
+  /** A poll read the job: the faults in a row are over. */
+  cleared(): void {
+    this.#consecutive = 0
+    this.#last = undefined
+  }
+
+  /** A transient fault, met at `at`: why the wait ends now (base-url unreached for too long), or undefined. */
+  met(fault: PollResult & { kind: 'transient' }, at: number): string | undefined {
+    this.#count += 1
+    this.#consecutive += 1
+    this.#last = { reason: fault.reason, kind: fault.fault, unreached: fault.unreached }
+    if (fault.unreached === undefined) return undefined
+    this.#unreachedSince ??= at
+    return this.#clock.now() - this.#unreachedSince >= UNREACHED_WINDOW_MS ? this.#unreached() : undefined
+  }
+
+  /** How the wait ends at its deadline; `waitMs`: how long the last answer asked to wait (Retry-After), if it did. */
+  atDeadline(waitMs: number | undefined): DeadlineEnd {
+    if (this.#last?.unreached !== undefined) return { kind: 'error', reason: this.#unreached() }
+    if (waitMs !== undefined && this.#last) {
+      // The answer asked to wait past the timeout.
+      const asked = `the API asked to wait ${Math.ceil(waitMs / 1000)}s (Retry-After), past the timeout`
+      this.#last = { reason: `${this.#last.reason}; ${asked}`, kind: this.#last.kind }
+    }
+    const last = this.#last
+    return { kind: 'timeout', lastFault: last?.reason, lastFaultKind: last?.kind, consecutiveFaults: this.#consecutive }
+  }
+
+  /** base-url has never answered, and could not be reached since #unreachedSince. */
+  #unreached(): string {
+    const tried = this.#clock.now() - (this.#unreachedSince ?? this.#clock.now())
+    return unreachedBaseUrl(this.#settings, this.#last?.unreached ?? '', tried)
   }
 }

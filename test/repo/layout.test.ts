@@ -50,6 +50,7 @@ const BUDGETS: Readonly<Record<string, number>> = {
 
 const MAX_FILE_LINES = 300
 const MAX_FUNCTION_LINES = 60
+const MAX_CLASS_LINES = 150
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -63,6 +64,7 @@ interface Parsed {
   /** The files of src/ it imports or re-exports, type imports included. */
   readonly imports: readonly string[]
   readonly functions: readonly { readonly name: string; readonly lines: number }[]
+  readonly classes: readonly { readonly name: string; readonly lines: number }[]
 }
 
 function parse(file: string): Parsed {
@@ -70,6 +72,7 @@ function parse(file: string): Parsed {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
   const imports: string[] = []
   const functions: { name: string; lines: number }[] = []
+  const classes: { name: string; lines: number }[] = []
   const lineOf = (position: number): number => source.getLineAndCharacterOfPosition(position).line
   const visit = (node: ts.Node): void => {
     const specifier =
@@ -88,10 +91,14 @@ function parse(file: string): Parsed {
       const name = node.name?.getText(source) ?? '(anonymous)'
       functions.push({ name, lines: lineOf(node.end) - lineOf(node.getStart(source)) + 1 })
     }
+    if (ts.isClassDeclaration(node)) {
+      const name = node.name?.getText(source) ?? '(anonymous)'
+      classes.push({ name, lines: lineOf(node.end) - lineOf(node.getStart(source)) + 1 })
+    }
     ts.forEachChild(node, visit)
   }
   visit(source)
-  return { file, lines: text.split('\n').length - 1, imports, functions }
+  return { file, lines: text.split('\n').length - 1, imports, functions, classes }
 }
 
 const files = sourceFiles(SRC).map(parse)
@@ -147,7 +154,7 @@ describe('the map of src/', () => {
     expect(circles).toEqual([])
   })
 
-  it('holds one idea whole in each file, and functions that fit on a screen', () => {
+  it('holds one idea whole in each file and each class, and functions that fit on a screen', () => {
     expect(files.filter((parsed) => parsed.lines > MAX_FILE_LINES).map((parsed) => name(parsed.file))).toEqual([])
     const long = files.flatMap((parsed) =>
       parsed.functions
@@ -155,5 +162,11 @@ describe('the map of src/', () => {
         .map((fn) => `${name(parsed.file)} ${fn.name} (${fn.lines} lines)`)
     )
     expect(long).toEqual([])
+    const large = files.flatMap((parsed) =>
+      parsed.classes
+        .filter((found) => found.lines > MAX_CLASS_LINES)
+        .map((found) => `${name(parsed.file)} ${found.name} (${found.lines} lines)`)
+    )
+    expect(large).toEqual([])
   })
 })

@@ -5,9 +5,10 @@
 import type { AgentJob } from '../../admin-api/agent-job.ts'
 import type { PollResult } from '../../admin-api/job-answers.ts'
 import { httpStatusOf } from '../../github/fields.ts'
+import { permissionHint } from '../../github/failure.ts'
 import type { History } from '../../github/history.ts'
 import type { GitHubReads } from '../../github/reads.ts'
-import type { StoredComment } from '../../github/tracking-comments.ts'
+import type { StoredComment } from '../../github/comment-store.ts'
 import {
   type BatchPlan,
   type BatchWindow,
@@ -23,15 +24,15 @@ import { isTerminal, type TerminalStatus } from '../../text/outcome.ts'
 import { errorMessage, forLog } from '../../text/untrusted.ts'
 import type { WaitResult } from '../../wait/job-wait.ts'
 import { GITHUB_DEADLINE_MS, requestBudget } from '../../wait/retry.ts'
-import { readNextBatch, SKIPPED_BATCH } from './plan.ts'
+import { readNextBatch, LEFT_OUT_BATCH } from './plan.ts'
 import { earlierAttempt, readTracked, runRecord } from '../../decide/tracked.ts'
 import type { Decision, Service, StepSetup } from '../../decide/decision.ts'
 import { sendPrompt } from '../../decide/send.ts'
 
 export async function decideBatch(setup: StepSetup): Promise<Decision<BatchPlan>> {
   const { history, settings } = setup
-  if (history === undefined || setup.github === undefined) {
-    const why = setup.githubUnavailable ?? 'GitHub could not be set up'
+  if (history === undefined || setup.thread === undefined) {
+    const why = setup.threadUnavailable ?? 'GitHub could not be set up'
     return {
       kind: 'error',
       reason: `mode: batch keeps its record on the digest issue, which could not be reached: ${why}.`
@@ -86,20 +87,20 @@ async function pendingBatch(setup: StepSetup, last: StoredComment | undefined): 
     return { kind: 'decided', decision: { kind: 'error', reason } }
   }
   const timeoutMs = requestBudget(setup.settings.requestTimeoutMs, setup.deadline, setup.clock.now())
-  const verdict = judgePendingJob(state.job, await setup.api.getJob(state.job, timeoutMs), setup.settings.wait)
-  switch (verdict.kind) {
+  const read = judgePendingJob(state.job, await setup.api.getJob(state.job, timeoutMs), setup.settings.wait)
+  switch (read.kind) {
     case 'error':
     case 'cancelled':
-      return { kind: 'decided', decision: verdict }
+      return { kind: 'decided', decision: read }
     case 'follow':
-      setup.log.info(verdict.note)
-      return { kind: 'decided', decision: asThatBatch(setup, last, verdict.job) }
+      setup.log.info(read.note)
+      return { kind: 'decided', decision: asThatBatch(setup, last, read.job) }
   }
-  const { job } = verdict
+  const { job } = read
   setup.log.info(`The batch before this one ended ${job.status} (agent job "${forLog(state.job, 80)}").`)
   const ended = { ...state, ended: job.status, ...(job.pr.kind === 'link' ? { pr: job.pr.url.href } : {}) }
   // The record says so now: the cursor moves on from a completed batch, once.
-  const result = { kind: verdict.status, polls: 0, faults: 0, elapsedMs: 0, job }
+  const result = { kind: read.status, polls: 0, faults: 0, elapsedMs: 0, job }
   const note = setup.openComment({ state, commentId: last.id, find: false })
   await note?.end({ kind: 'ended', result, message: '', timeoutMs: setup.settings.timeoutMs })
   return { kind: 'none', ended: (comment) => (comment.id === last.id ? ended : comment.state) }
@@ -113,20 +114,20 @@ async function nextBatch(
   batchesRead: number
 ): Promise<Decision<BatchPlan>> {
   const { settings } = setup
-  const { branch, window, taken, plan } = await readNextBatch(setup, history, records)
-  if (plan.covered.length === 0 && plan.direct.length === 0) {
+  const { branch, window, judged, coverage } = await readNextBatch(setup, history, records)
+  if (coverage.covered.length === 0 && coverage.direct.length === 0) {
     return { kind: 'skipped', reason: window.commits.length === 0 ? 'nothing new' : 'nothing new could be read' }
   }
   if (await anotherRunTookIt(setup, batchesRead)) {
     return { kind: 'skipped', reason: 'another run took this batch: its record appeared on the digest issue meanwhile' }
   }
-  const included = taken.parts.map(({ pull }) => ({ number: pull.facts.number, url: pull.facts.url }))
-  const gated = taken.skipped.map((skip) => skip.number)
-  const covers = gated.length > 0 ? { ...plan.window, skipped: gated } : plan.window
-  const batch: BatchPlan = { window: covers, included, skipped: taken.skipped }
-  if (included.length === 0 && plan.direct.length === 0) return skippedBatch(setup, batch)
+  const included = judged.parts.map(({ pull }) => ({ number: pull.facts.number, url: pull.facts.url }))
+  const gated = judged.leftOut.map((skip) => skip.number)
+  const covers = gated.length > 0 ? { ...coverage.window, skipped: gated } : coverage.window
+  const batch: BatchPlan = { window: covers, included, leftOut: judged.leftOut }
+  if (included.length === 0 && coverage.direct.length === 0) return allLeftOut(setup, batch)
   const comment = setup.openComment({ state: { job: UNKNOWN_JOB, requests: [], batch: batch.window }, find: false })
-  const material = { branch, parts: taken.parts, direct: plan.direct, skipped: taken.skipped }
+  const material = { branch, parts: judged.parts, direct: coverage.direct, leftOut: judged.leftOut }
   const prompt = settings.prompt ?? ''
   const text = (): Promise<string> => Promise.resolve(composeBatch(prompt, settings, material, setup.redact))
   const decided = await sendPrompt(setup, runRecord(setup), { prompt, target: { kind: 'start' }, text }, comment)
@@ -135,21 +136,21 @@ async function nextBatch(
 
 /** Whether another run recorded a batch of this project on the digest issue since this run read its batches. */
 async function anotherRunTookIt(setup: StepSetup, batchesRead: number): Promise<boolean> {
-  const again = await setup.github?.listTracked(GITHUB_DEADLINE_MS).catch(() => undefined)
+  const again = await setup.thread?.listTracked(GITHUB_DEADLINE_MS).catch(() => undefined)
   const batches = again?.filter(
     (comment) => comment.state.batch && tracksProject(comment.state, setup.settings.projectId)
   )
   return batches !== undefined && batches.length > batchesRead
 }
 
-/** Every pull request of the batch was skipped by the gates: recorded, so the cursor passes them, and no job. */
-function skippedBatch(setup: StepSetup, batch: BatchPlan): Decision<BatchPlan> {
-  const reason = `every pull request of this batch was skipped by the gates (${batch.skipped.map((skip) => `#${skip.number}`).join(', ')})`
-  const state = { job: UNKNOWN_JOB, requests: [], batch: batch.window, ended: SKIPPED_BATCH }
+/** Every pull request of the batch was left out by the gates: recorded, so the cursor passes them, and no job. */
+function allLeftOut(setup: StepSetup, batch: BatchPlan): Decision<BatchPlan> {
+  const reason = `every pull request of this batch was skipped by the gates (${batch.leftOut.map((skip) => `#${skip.number}`).join(', ')})`
+  const state = { job: UNKNOWN_JOB, requests: [], batch: batch.window, ended: LEFT_OUT_BATCH }
   return { kind: 'skipped', reason, comment: setup.openComment({ state, find: false }), extra: batch }
 }
 
-export type PendingVerdict =
+export type PendingRead =
   /** This run waits for the batch's job (still running), or ends as that batch (it completed since). */
   | { readonly kind: 'follow'; readonly job: AgentJob; readonly note: string }
   /** Its end is noted, and the next batch goes on from it (completed) or takes its pull requests again. */
@@ -157,7 +158,7 @@ export type PendingVerdict =
   | { readonly kind: 'error' | 'cancelled'; readonly reason: string }
 
 /** What a read of the job of the batch on record, whose end the record does not say, means for this run. */
-export function judgePendingJob(jobId: string, read: PollResult, wait: boolean): PendingVerdict {
+export function judgePendingJob(jobId: string, read: PollResult, wait: boolean): PendingRead {
   const name = `agent job "${forLog(jobId, 80)}"`
   if (read.kind !== 'job') {
     const why =
@@ -183,14 +184,23 @@ function asThatBatch(setup: StepSetup, last: StoredComment, job: AgentJob): Deci
   const { state } = last
   const comment = setup.openComment({ state, commentId: last.id, find: false })
   const batch = state.batch ? { extra: planOf(state.batch) } : {}
-  return { kind: 'job', jobId: state.job, job, request: undefined, followedUp: false, sent: false, comment, ...batch }
+  return {
+    kind: 'job',
+    jobId: state.job,
+    job,
+    submission: undefined,
+    followedUp: false,
+    sent: false,
+    comment,
+    ...batch
+  }
 }
 
 /** A batch as a record tells it, when the run that started it ended before its job did. */
 function planOf(window: BatchWindow): BatchPlan {
   const gated = new Set(window.skipped ?? [])
   const included = window.pulls.filter((number) => !gated.has(number)).map((number) => ({ number, url: '' }))
-  return { window, included, skipped: [...gated].map((number) => ({ number, reason: 'left out by the gates' })) }
+  return { window, included, leftOut: [...gated].map((number) => ({ number, reason: 'left out by the gates' })) }
 }
 
 /** With `batch-notify`: once the batch's job completes with a pull request, one line on each pull request it covered. */
@@ -207,12 +217,12 @@ export async function notifyCovered(
   const body = `Documented in ${opened.url.href}, by a docs batch of ${count} pull request${count === 1 ? '' : 's'}.`
   for (const { number } of decision.extra.included) {
     await history.note(number, body).catch(() => {
-      log.warning(`Could not comment on pull request #${number}: the workflow needs permissions: pull-requests: write.`)
+      log.warning(`Could not comment on pull request #${number}: ${permissionHint('pull-requests: write')}.`)
     })
   }
 }
 
-/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see History.digest). */
+/** The digest issue a batch keeps its record on: `issue-number`, or the one with `digest-label` (see DigestIssue). */
 export async function digestIssue(
   settings: Settings,
   { history, reads }: { readonly history: History; readonly reads: GitHubReads | undefined },
@@ -225,7 +235,7 @@ export async function digestIssue(
   const label = settings.batch.digestLabel
   try {
     if (reads === undefined) throw new Error('the reads of GitHub could not be set up')
-    const number = await history.digest(label, reads)
+    const number = await history.digestIssue().find(label, reads)
     log.info(`Digest issue: #${number} (labelled "${forLog(label, 80)}").`)
     return { kind: 'ready', number }
   } catch (error) {
@@ -235,7 +245,7 @@ export async function digestIssue(
       status === 404
         ? 'an issue it found is gone (transferred or deleted), or the token cannot see it: pass issue-number to name the digest issue, and check permissions: issues: write'
         : status === 401 || status === 403 || status === undefined
-          ? 'the workflow needs permissions: issues: write'
+          ? permissionHint('issues: write')
           : 'GitHub failed; the next run tries again'
     return {
       kind: 'unavailable',

@@ -5,20 +5,19 @@ import type { FetchedChanges } from '../../github/change.ts'
 import type { BranchCommit, CommitWindow, History, MergedPull } from '../../github/history.ts'
 import type { BatchWindow, TrackingState } from '../../github/tracking-record.ts'
 import { counted } from '../../prompt/tally.ts'
+import { DAY_MS } from '../../text/duration.ts'
 import { forLog } from '../../text/untrusted.ts'
 import type { Service, StepSetup } from '../../decide/decision.ts'
-import { gate, gatedChangeOf, tokenSelves } from '../../decide/gates.ts'
+import { gatedChangeOf, skipReason, tokenSelves } from '../../decide/gates.ts'
 
-/** How a batch whose every pull request the gates skipped is recorded: it moves the cursor like a completed one. */
-export const SKIPPED_BATCH = 'skipped'
-
-const DAY_MS = 86_400_000
+/** How a batch whose every pull request the gates left out is recorded: it moves the cursor like a completed one. */
+export const LEFT_OUT_BATCH = 'skipped'
 
 export interface NextBatch {
   readonly branch: string
   readonly window: CommitWindow
-  readonly taken: Taken
-  readonly plan: Plan
+  readonly judged: Judged
+  readonly coverage: Coverage
 }
 
 /** The next batch after these records (oldest first), read from the branch's history; its one line in the log. */
@@ -27,17 +26,17 @@ export async function readNextBatch(
   history: Service<History>,
   records: readonly TrackingState[]
 ): Promise<NextBatch> {
-  const moved = records.filter((state) => state.ended === 'completed' || state.ended === SKIPPED_BATCH)
+  const moved = records.filter((state) => state.ended === 'completed' || state.ended === LEFT_OUT_BATCH)
   const cursor = moved.at(-1)?.batch
   const covered = new Set(moved.flatMap((state) => state.batch?.pulls ?? []))
   const branch = await history.branch()
   const window = await windowOf(setup, history, branch, cursor)
   const { pulls, known } = await mergedIn(setup, history, { branch, window, covered })
-  const taken = await takePulls(setup, history, pulls)
-  const plan = planBatch({ ...window, commits: window.commits.slice(0, known) }, pulls, taken, cursor?.to ?? '')
+  const judged = await judgePulls(setup, history, pulls)
+  const coverage = coverageOf({ ...window, commits: window.commits.slice(0, known) }, pulls, judged, cursor?.to ?? '')
   const read = { merged: pulls.length, branch, since: sinceWords(setup, cursor) }
-  setup.log.info(batchLine(plan, taken, read, history.requests()))
-  return { branch, window, taken, plan }
+  setup.log.info(batchLine(coverage, judged, read, history.calls()))
+  return { branch, window, judged, coverage }
 }
 
 /** The commits since the cursor (its date, if history was rewritten), or since `batch-since` for a first batch. */
@@ -111,21 +110,21 @@ function position(window: CommitWindow, pull: MergedPull): number {
   return window.commits.findIndex((commit) => commit.sha.toLowerCase() === pull.mergeCommit)
 }
 
-export interface Taken {
+export interface Judged {
   /** The pull requests sent to the agent, each with its files. */
   readonly parts: readonly { readonly pull: MergedPull; readonly fetched: FetchedChanges }[]
   /** Judged and left out by the gates: listed, not sent. */
-  readonly skipped: readonly { readonly number: number; readonly reason: string }[]
+  readonly leftOut: readonly { readonly number: number; readonly reason: string }[]
   /** How many of the merged pull requests this batch judged, oldest first: the rest wait. */
-  readonly judged: number
+  readonly count: number
 }
 
 /** The oldest pull requests, up to `batch-limit`, each read and gated; a read that fails ends the batch before it. */
-async function takePulls(setup: StepSetup, history: Service<History>, pulls: readonly MergedPull[]): Promise<Taken> {
+async function judgePulls(setup: StepSetup, history: Service<History>, pulls: readonly MergedPull[]): Promise<Judged> {
   const { settings, log } = setup
-  const parts: Taken['parts'][number][] = []
-  const skipped: { number: number; reason: string }[] = []
-  let judged = 0
+  const parts: Judged['parts'][number][] = []
+  const leftOut: { number: number; reason: string }[] = []
+  let count = 0
   for (const pull of pulls.slice(0, settings.batch.limit)) {
     let fetched
     try {
@@ -136,19 +135,19 @@ async function takePulls(setup: StepSetup, history: Service<History>, pulls: rea
       )
       break
     }
-    judged += 1
-    const gated = gatedChangeOf({ facts: pull.facts, fetched, requests: 0 })
+    count += 1
+    const gated = gatedChangeOf({ facts: pull.facts, fetched, calls: 0 })
     const selves = gated === undefined ? [] : await tokenSelves(settings, setup, gated.author)
-    const verdict = gated === undefined ? { kind: 'pass' as const } : gate(settings.gates, gated, selves)
-    if (verdict.kind === 'skip') skipped.push({ number: pull.facts.number, reason: verdict.reason })
+    const reason = gated === undefined ? undefined : skipReason(settings.gates, gated, selves)
+    if (reason !== undefined) leftOut.push({ number: pull.facts.number, reason })
     else parts.push({ pull, fetched })
   }
-  const waiting = pulls.length - judged
+  const waiting = pulls.length - count
   if (waiting > 0) log.info(`${waiting} more merged pull request${waiting === 1 ? '' : 's'} wait for the next batch.`)
-  return { parts, skipped, judged }
+  return { parts, leftOut, count }
 }
 
-export interface Plan {
+export interface Coverage {
   readonly window: BatchWindow
   readonly covered: readonly number[]
   /** The commits the batch covers that no merged pull request brought. */
@@ -156,10 +155,10 @@ export interface Plan {
 }
 
 /** What the batch covers: up to the branch's head when every pull request was judged, else up to the last judged. */
-function planBatch(window: CommitWindow, pulls: readonly MergedPull[], taken: Taken, from: string): Plan {
-  const judged = pulls.slice(0, taken.judged)
-  const all = judged.length === pulls.length
-  const lastJudged = judged.at(-1)
+function coverageOf(window: CommitWindow, pulls: readonly MergedPull[], judged: Judged, from: string): Coverage {
+  const seen = pulls.slice(0, judged.count)
+  const all = seen.length === pulls.length
+  const lastJudged = seen.at(-1)
   const end = all
     ? window.commits.length - 1
     : lastJudged
@@ -168,7 +167,7 @@ function planBatch(window: CommitWindow, pulls: readonly MergedPull[], taken: Ta
   const within = window.commits.slice(0, end + 1)
   const merges = new Set(pulls.map((pull) => pull.mergeCommit))
   const to = within.at(-1)
-  const covered = judged.map((pull) => pull.facts.number)
+  const covered = seen.map((pull) => pull.facts.number)
   return {
     window: { from, to: to?.sha ?? from, toDate: to?.date ?? 0, pulls: covered },
     covered,
@@ -186,15 +185,15 @@ function sinceWords(setup: StepSetup, cursor: BatchWindow | undefined): string {
 }
 
 function batchLine(
-  plan: Plan,
-  taken: Taken,
+  coverage: Coverage,
+  judged: Judged,
   read: { readonly merged: number; readonly branch: string; readonly since: string },
-  requests: number
+  calls: number
 ): string {
   const merged = `${counted(read.merged, 'pull request')} merged into ${forLog(read.branch, 80)} since ${read.since}`
-  const sent = plan.covered.length - taken.skipped.length
-  const gated = taken.skipped.length > 0 ? `, ${taken.skipped.length} left out by the gates` : ''
-  const direct = `${counted(plan.direct.length, 'commit')} pushed without a pull request`
-  const to = plan.window.to.slice(0, 7) || 'nothing'
-  return `Batch: ${merged}; this batch describes ${sent}${gated}, and ${direct}, up to ${to} (GitHub requests: ${requests}).`
+  const sent = coverage.covered.length - judged.leftOut.length
+  const gated = judged.leftOut.length > 0 ? `, ${judged.leftOut.length} left out by the gates` : ''
+  const direct = `${counted(coverage.direct.length, 'commit')} pushed without a pull request`
+  const to = coverage.window.to.slice(0, 7) || 'nothing'
+  return `Batch: ${merged}; this batch describes ${sent}${gated}, and ${direct}, up to ${to} (GitHub requests: ${calls}).`
 }

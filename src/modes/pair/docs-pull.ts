@@ -3,7 +3,7 @@
 import { checkPrLink } from '../../admin-api/agent-job.ts'
 import type { PullRequestFacts } from '../../github/change.ts'
 import type { Done, PullRef } from '../../github/pulls.ts'
-import type { StoredComment } from '../../github/tracking-comments.ts'
+import type { StoredComment } from '../../github/comment-store.ts'
 import type { SourceEnd } from '../../github/tracking-record.ts'
 import type { CommentView } from '../../report/comment-body.ts'
 import type { WaitResult } from '../../wait/job-wait.ts'

@@ -2,7 +2,7 @@
 // comment on the code pull request is the record: the job, and the head commit each prompt described, so that a
 // follow-up carries only the commits since, never one twice and never one skipped.
 import type { PullRequestFacts } from '../../github/change.ts'
-import type { StoredComment } from '../../github/tracking-comments.ts'
+import type { StoredComment } from '../../github/comment-store.ts'
 import { UNKNOWN_JOB } from '../../github/tracking-record.ts'
 import { composePrompt } from '../../prompt/compose.ts'
 import { forLog } from '../../text/untrusted.ts'

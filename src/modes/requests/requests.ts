@@ -2,10 +2,10 @@
 // identity; at least `command-permission` on the repository), then what they asked: a job started or followed up with
 // their words (with a label, with `prompt`), the recorded job's state, or how to ask. The comment that asked gets
 // `eyes` once accepted, `rocket` when the job completes with a pull request, `confused` when refused or failed.
-import type { PersonRequest, RequestDesk, RequestRead } from '../../github/requests.ts'
+import type { PersonRequest, RequestDesk, RequestRead } from '../../github/desk.ts'
 import { THREAD_EVENTS } from '../../runner/events.ts'
 import type { Logger } from '../../runner/io.ts'
-import { mayAsk, type RequestSettings, takesRequests } from '../../inputs/modes.ts'
+import { mayAsk, type RequestSettings, takesRequests } from '../../inputs/mode-settings.ts'
 import type { Settings } from '../../inputs/settings.ts'
 import { UNKNOWN_JOB } from '../../github/tracking-record.ts'
 import { codeSpan, errorMessage, forLog } from '../../text/untrusted.ts'
@@ -118,19 +118,11 @@ async function sendAsked(
   const capped = await jobCap(setup)
   if (capped) return { ...capped, extra: asked }
   const last = fresh ? undefined : lastTrackedJob(read.tracked, setup.settings.projectId)
-  const decided = last
-    ? await sendPrompt(
-        setup,
-        run,
-        { prompt, target: { kind: 'follow-up', jobId: last.state.job } },
-        setup.openComment({ state: last.state, commentId: last.id, find: false })
-      )
-    : await sendPrompt(
-        setup,
-        run,
-        { prompt, target: { kind: 'start' } },
-        setup.openComment({ state: { job: UNKNOWN_JOB, requests: [] }, find: false })
-      )
+  const target = last ? { kind: 'follow-up' as const, jobId: last.state.job } : { kind: 'start' as const }
+  const start = last
+    ? { state: last.state, commentId: last.id, find: false }
+    : { state: { job: UNKNOWN_JOB, requests: [] }, find: false }
+  const decided = await sendPrompt(setup, run, { prompt, target }, setup.openComment(start))
   return { ...decided, extra: asked }
 }
 
@@ -222,7 +214,7 @@ export function asksNothing(settings: Settings, read: RequestRead | undefined): 
  * issue or a pull request (a merged pull request, say), where the step was likely meant to act too, one warning says
  * so in the inputs' terms; on any other (a push, a release, a schedule), the skip's own line is all.
  */
-export function notAsked(
+export function unasked(
   requests: RequestSettings,
   event: { readonly name: string; readonly action: string | undefined },
   log: Logger
@@ -250,11 +242,11 @@ function whatAsks(requests: RequestSettings): string {
  * a label off asks nothing, and gets nothing, not a request to GitHub, not even a check run (in any mode: a pair's
  * code pull request's conversation too). The decision that says so; undefined when the event may ask.
  */
-export function notAskedOf(
+export function unaskedOf(
   setup: StepSetup,
   event: { readonly name: string; readonly action: string | undefined }
 ): Decision | undefined {
   const { settings, desk } = setup
   if (desk?.read?.kind === 'ignored') return { kind: 'skipped', reason: desk.read.reason }
-  return asksNothing(settings, desk?.read) ? notAsked(settings.requests, event, setup.log) : undefined
+  return asksNothing(settings, desk?.read) ? unasked(settings.requests, event, setup.log) : undefined
 }

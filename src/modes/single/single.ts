@@ -1,7 +1,7 @@
 // Which job this step is about, and the request (if any) that makes it so: a new job from the prompt, a follow-up to
 // the job given or to the one already on the issue, the job an earlier attempt of this run started, or the job given
 // to wait for. Each comes with its tracking comment, when there is to be one.
-import type { StoredComment } from '../../github/tracking-comments.ts'
+import type { StoredComment } from '../../github/comment-store.ts'
 import { UNKNOWN_JOB } from '../../github/tracking-record.ts'
 import type { Settings } from '../../inputs/settings.ts'
 import type { Decision, StepSetup } from '../../decide/decision.ts'
@@ -15,7 +15,7 @@ export async function decideSingle(setup: StepSetup): Promise<Decision> {
 }
 
 export async function chooseJob(setup: StepSetup): Promise<Decision> {
-  const { settings, github } = setup
+  const { settings, thread } = setup
   const { prompt } = settings
   if (prompt === undefined) return waitOnly(setup, settings.jobId ?? '')
   const read = await readTracked(setup, settings.githubUse.findJob)
@@ -31,7 +31,7 @@ export async function chooseJob(setup: StepSetup): Promise<Decision> {
     return sendPrompt(setup, run, { prompt, target: choice }, setup.openComment(start))
   }
   if (choice.untracked) {
-    const where = `${github?.target.noun ?? 'the issue'} #${github?.target.number ?? ''}`
+    const where = `${thread?.target.noun ?? 'the issue'} #${thread?.target.number ?? ''}`
     setup.log.info(`No agent job is tracked on ${where} yet: starting a new one.`)
   }
   const placeholder = setup.openComment({ state: { job: UNKNOWN_JOB, requests: [] }, find: false })
@@ -41,7 +41,7 @@ export async function chooseJob(setup: StepSetup): Promise<Decision> {
 /** job-id alone: wait for a job started elsewhere, reporting on its own comment when it has one. */
 function waitOnly(setup: StepSetup, jobId: string): Decision {
   const comment = setup.openComment({ state: { job: jobId, requests: [] }, find: true })
-  return { kind: 'job', jobId, job: undefined, request: undefined, followedUp: false, sent: false, comment }
+  return { kind: 'job', jobId, job: undefined, submission: undefined, followedUp: false, sent: false, comment }
 }
 
 export type TargetChoice =

@@ -6,7 +6,7 @@ import { factsFromEvent } from '../../../src/github/event.ts'
 import type { StepSetup } from '../../../src/decide/decision.ts'
 import {
   capReached,
-  gate,
+  skipReason,
   type GatedChange,
   gatedChangeOf,
   jobCap,
@@ -28,9 +28,9 @@ const file = changedFile
 const gates = (inputs: Record<string, string> = {}) => settingsOf(inputs).gates
 const own = (login: string): TokenSelf[] => [{ input: 'github-token', login }]
 
-describe('gate', () => {
+describe('skipReason', () => {
   it('lets a change by a person through', () => {
-    expect(gate(gates(), change(), [])).toEqual({ kind: 'pass' })
+    expect(skipReason(gates(), change(), [])).toBeUndefined()
   })
 
   it.each([
@@ -105,7 +105,7 @@ describe('gate', () => {
       'pull request #7 changed 1 line, fewer than min-changed-lines (2)'
     ]
   ])('skips %s', (_, changed, inputs, self, reason) => {
-    expect(gate(gates(inputs), changed, self)).toEqual({ kind: 'skip', reason })
+    expect(skipReason(gates(inputs), changed, self)).toBe(reason)
   })
 
   it.each([
@@ -115,12 +115,12 @@ describe('gate', () => {
     ['exactly min-changed-lines', change({ changedLines: 20 }), { 'min-changed-lines': '20' }],
     ['a person whose login the token shares no part of', change({ author: 'docs' }), {}]
   ])('lets through %s', (_, changed, inputs) => {
-    expect(gate(gates(inputs), changed, own('docs-app'))).toEqual({ kind: 'pass' })
+    expect(skipReason(gates(inputs), changed, own('docs-app'))).toBeUndefined()
   })
 
   it("lets a person's change through when GitHub did not say who a token acts as: only an app's may be a token's", () => {
     const unknown = [{ input: 'github-token', login: undefined } as const]
-    expect(gate(gates({}), change({ author: 'mona' }), unknown)).toEqual({ kind: 'pass' })
+    expect(skipReason(gates({}), change({ author: 'mona' }), unknown)).toBeUndefined()
   })
 })
 
@@ -160,7 +160,7 @@ describe('gatedChangeOf', () => {
   const read = (eventName: string, payload: unknown, files?: ChangedFile[]): EventChange => ({
     facts: factsFromEvent(eventName, payload, 'acme/widgets').facts,
     fetched: files ? { files } : {},
-    requests: 0
+    calls: 0
   })
 
   it("takes a pull request's author and labels from the event, and its size from GitHub's totals", () => {
@@ -186,9 +186,7 @@ describe('gatedChangeOf', () => {
     const pushed = gatedChangeOf(cut)
     expect(pushed).toMatchObject({ filesCut: true, changedLines: undefined })
     if (pushed === undefined) throw new Error('no change to gate')
-    expect(gate(gates({ 'paths-ignore': 'test/**', 'min-changed-lines': '50' }), pushed, [])).toEqual({
-      kind: 'pass'
-    })
+    expect(skipReason(gates({ 'paths-ignore': 'test/**', 'min-changed-lines': '50' }), pushed, [])).toBeUndefined()
     const payload = mergedPullRequest() as { pull_request: Record<string, unknown> }
     const counted = { ...payload, pull_request: { ...payload.pull_request, changed_files: 9 } }
     expect(gatedChangeOf(read('pull_request', counted, [file('test/a.ts')]))?.filesCut).toBe(true)
@@ -205,10 +203,9 @@ describe('gatedChangeOf', () => {
     expect(gated?.author).toBe('mona')
     expect(gated?.authored).toMatch(/^the comment on pull request #/)
     if (gated === undefined) throw new Error('no change to gate')
-    expect(gate(gates({ 'skip-authors': 'mona' }), gated, [])).toEqual({
-      kind: 'skip',
-      reason: `${gated.authored ?? ''} is by mona, in skip-authors`
-    })
+    expect(skipReason(gates({ 'skip-authors': 'mona' }), gated, [])).toBe(
+      `${gated.authored ?? ''} is by mona, in skip-authors`
+    )
   })
 
   it("takes a comment with no author for the pull request's, as before", () => {
@@ -223,10 +220,9 @@ describe('gatedChangeOf', () => {
     const onPull = gatedChangeOf(read('issue_comment', commentOnPullRequest(), files))
     expect(onPull).toMatchObject({ files, changedLines: 4 })
     if (onPull === undefined) throw new Error('no change to gate')
-    expect(gate(gates({ paths: 'src/**' }), onPull, [])).toEqual({
-      kind: 'skip',
-      reason: 'no changed file of pull request #77 counts under paths (2 files changed)'
-    })
+    expect(skipReason(gates({ paths: 'src/**' }), onPull, [])).toBe(
+      'no changed file of pull request #77 counts under paths (2 files changed)'
+    )
     const payload = commentOnPullRequest() as { issue: Record<string, unknown> }
     const onIssue = { ...payload, issue: { ...payload.issue, pull_request: undefined } }
     expect(gatedChangeOf(read('issue_comment', onIssue, files))).toMatchObject({ files: undefined })

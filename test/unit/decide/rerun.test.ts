@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseJob } from '../../../src/admin-api/agent-job.ts'
 import type { PollResult } from '../../../src/admin-api/job-answers.ts'
 import { type EarlierAttempt, findEarlierAttempt, rerunOf } from '../../../src/decide/rerun.ts'
-import type { StoredComment as TrackedComment } from '../../../src/github/tracking-comments.ts'
+import type { StoredComment as TrackedComment } from '../../../src/github/comment-store.ts'
 import { type Submission, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
 import { FOLLOW_UP_SETTLE_MS } from '../../../src/wait/retry.ts'
 
@@ -37,7 +37,10 @@ describe('findEarlierAttempt', () => {
   it("finds this run's latest attempt that sent the same prompt to the same project, across comments", () => {
     const first = comment('job-1', request({ attempt: 1 }))
     const second = comment('job-2', request({ attempt: 2 }))
-    expect(findEarlierAttempt([second, first], WANTED)).toEqual({ comment: second, request: second.state.requests[0] })
+    expect(findEarlierAttempt([second, first], WANTED)).toEqual({
+      comment: second,
+      submission: second.state.requests[0]
+    })
   })
 
   it.each([
@@ -72,7 +75,7 @@ describe('rerunOf', () => {
   const earlier = (job: string, overrides: Partial<Submission> = {}, timed = true): EarlierAttempt => {
     const { at, ...untimed } = request(overrides)
     const made: Submission = timed && at !== undefined ? { ...untimed, at } : untimed
-    return { comment: comment(job, made), request: made }
+    return { comment: comment(job, made), submission: made }
   }
 
   it.each([
@@ -142,7 +145,7 @@ describe('rerunOf', () => {
     const sent = request({ kind: 'follow-up', at: NOW - 5000 })
     const recorded = {
       comment: { id: 1, url: undefined, state: { job: 'job-1', requests: [sent], ended: 'completed' } },
-      request: sent
+      submission: sent
     }
     const verdict = rerunOf(recorded, read('completed', 'https://github.com/acme/docs/pull/7'), NOW)
     expect(verdict).toMatchObject({ kind: 'wait', jobId: 'job-1', followedUp: false })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readChanges } from '../../../src/github/change-reader.ts'
 import type { ChangeFetch } from '../../../src/github/change.ts'
-import type { GitHubClient } from '../../../src/github/client.ts'
+import type { GitHubClient } from '../../../src/github/octokit.ts'
 
 const PULL: ChangeFetch = { kind: 'pull-request-files', owner: 'acme', repo: 'api', number: 7 }
 const COMPARE: ChangeFetch = { kind: 'compare', owner: 'acme', repo: 'api', base: 'b'.repeat(40), head: 'c'.repeat(40) }

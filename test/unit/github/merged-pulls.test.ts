@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { GitHubClient } from '../../../src/github/client.ts'
+import type { GitHubClient } from '../../../src/github/octokit.ts'
 import { listMerged, mergedBy } from '../../../src/github/merged-pulls.ts'
 
 const HOUR = 3_600_000

@@ -2,7 +2,7 @@ import * as core from '@actions/core'
 import { describe, expect, it } from 'vitest'
 import { readActionMetadata } from '../../../sim/run-action.ts'
 import { INPUT_DEFAULTS } from '../../../src/inputs/input-reader.ts'
-import { eventProblem } from '../../../src/inputs/modes.ts'
+import { eventProblem } from '../../../src/inputs/mode-settings.ts'
 import { InputError, readSettings, type Settings } from '../../../src/inputs/settings.ts'
 
 const metadata = await readActionMetadata()

@@ -32,7 +32,7 @@ function material(parts: { number: number; fetched: FetchedChanges; body?: strin
     branch: 'main',
     parts: parts.map((part) => ({ pull: pull(part.number, part.body), fetched: part.fetched })),
     direct: [],
-    skipped: []
+    leftOut: []
   }
 }
 
@@ -103,7 +103,7 @@ describe('composeBatch', () => {
     const batch: BatchMaterial = {
       ...material([{ number: 51, fetched: {} }]),
       direct: [{ sha: 'f'.repeat(40), message: 'Fix a typo\n\nlonger text', author: 'hubot' }],
-      skipped: [{ number: 52, reason: 'only paths-ignore files changed' }]
+      leftOut: [{ number: 52, reason: 'only paths-ignore files changed' }]
     }
     const prompt = compose(batch)
     expect(prompt).toContain('Left out by the gates, as nothing a reader of the docs would see: #52.')

@@ -49,7 +49,7 @@ describe('fileListing', () => {
       '- modified `package-lock.json` (+40 -12), diff skipped: lock file',
       '- modified `dist/index.js` (+3 -1), diff skipped: build output'
     ])
-    expect(listing.skipped).toEqual({ generated: 2, noPatch: 2 })
+    expect(listing.omitted).toEqual({ generated: 2, noPatch: 2 })
     expect(listing.diffs).toEqual([{ index: 0, label: 'Diff of `src/client.ts`:', patch: '@@ -1 +1 @@\n-a\n+b' }])
   })
 
@@ -69,7 +69,7 @@ describe('fileListing', () => {
       2
     )
     expect(listing.diffs).toEqual([{ index: 0, label: 'Diff of `a.ts`:', patch: '@@ -1 +1 @@\n-x\n+y' }])
-    expect(listing.skipped.noPatch).toBe(1)
+    expect(listing.omitted.noPatch).toBe(1)
   })
 
   it('names a status GitHub adds later plainly', () => {

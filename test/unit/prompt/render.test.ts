@@ -69,7 +69,7 @@ describe('renderChangeContext', () => {
       '@@ -42,6 +42,11 @@ const client = createClient({ baseUrl })'
     ])
     expect(text).toContain('\nDiff of `README.md`:\n````diff\n')
-    expect(report).toMatchObject({ characters: text.length, filesListed: 4, diffsWhole: 3, diffsSkippedGenerated: 1 })
+    expect(report).toMatchObject({ characters: text.length, filesListed: 4, diffsWhole: 3, diffsOmittedGenerated: 1 })
     expect(report.summary).toBe(
       `Added ${text.length.toLocaleString('en-US')} characters of context (limit 20,000): 4 of 4 files listed; diffs: 3 whole, 1 skipped as generated; nothing cut.`
     )

@@ -10,8 +10,8 @@ describe('reportOf', () => {
       diffsCut: 1,
       diffLinesLeftOut: 120,
       diffsLeftOut: 1,
-      diffsSkippedGenerated: 1,
-      diffsSkippedNoPatch: 1,
+      diffsOmittedGenerated: 1,
+      diffsOmittedNoPatch: 1,
       bodiesCut: 1
     }
     const report = reportOf(20_000, 19_987, tally)

@@ -1,6 +1,6 @@
 // The tracking comment's lifecycle, with small budgets passed in and a GitHub side that answers when told to.
 import { describe, expect, it } from 'vitest'
-import type { CommentResult, CommentWrite } from '../../../src/github/tracking-comments.ts'
+import type { CommentResult, CommentWrite } from '../../../src/github/comment-store.ts'
 import { type Submission, type TrackingState, UNKNOWN_JOB } from '../../../src/github/tracking-record.ts'
 import { TrackingComment } from '../../../src/report/tracking-comment.ts'
 import { outputWriter } from '../../../src/runner/io.ts'
@@ -16,7 +16,7 @@ const REQUEST: Submission = {
   line: 'Document it',
   step: 'docs/agent'
 }
-type Answer = CommentResult | { readonly kind: 'skipped' }
+type Answer = CommentResult | { readonly kind: 'withheld' }
 
 /** The stage a write shows, read from its heading. */
 function stageOf(write: CommentWrite): Stage | undefined {

@@ -8,12 +8,12 @@ import type { AdminApi } from '../../../src/admin-api/client.ts'
 import type { Service, StepSetup } from '../../../src/decide/decision.ts'
 import type { BranchCommit, EventChange, MergedPull } from '../../../src/github/change.ts'
 import type { History } from '../../../src/github/history.ts'
-import type { GitHub } from '../../../src/github/open.ts'
+import type { CommentThread } from '../../../src/github/thread.ts'
 import type { Done, PullOperations, PullRef } from '../../../src/github/pulls.ts'
 import type { DocsPullRecord, GitHubReads } from '../../../src/github/reads.ts'
-import type { RequestDesk, RequestRead } from '../../../src/github/requests.ts'
-import type { CommentResult, CommentWrite, StoredComment } from '../../../src/github/tracking-comments.ts'
-import type { Role } from '../../../src/inputs/modes.ts'
+import type { RequestDesk, RequestRead } from '../../../src/github/desk.ts'
+import type { CommentResult, CommentWrite, StoredComment } from '../../../src/github/comment-store.ts'
+import type { Role } from '../../../src/inputs/mode-settings.ts'
 import type { Settings } from '../../../src/inputs/settings.ts'
 import { composePrompt } from '../../../src/prompt/compose.ts'
 import { TrackingComment } from '../../../src/report/tracking-comment.ts'
@@ -111,8 +111,8 @@ export function fakeSetup(world: World = {}): Traces & { readonly setup: StepSet
     startedAt: 0,
     deadline: settings.timeoutMs,
     api: fakeApi(world, traces),
-    github,
-    githubUnavailable: world.noThread,
+    thread: github,
+    threadUnavailable: world.noThread,
     reads,
     pulls: world.pulls !== undefined || settings.mode === 'pair' ? fakePulls(world.pulls ?? {}, traces) : undefined,
     history: world.history ? fakeHistory(world.history, settings, traces) : undefined,
@@ -160,7 +160,7 @@ function fakeApi(world: World, { calls, sent }: Traces): AdminApi {
 }
 
 /** Issue #12 of acme/widgets, whose listing answers as the world says and whose writes all land. */
-function fakeThread(world: World, { calls, writes }: Traces): GitHub {
+function fakeThread(world: World, { calls, writes }: Traces): CommentThread {
   let listings = 0
   let nextId = 900
   return {
@@ -184,7 +184,7 @@ function fakeThread(world: World, { calls, writes }: Traces): GitHub {
 
 function fakeReads(world: World, calls: string[]): GitHubReads {
   let change: Promise<EventChange> | undefined
-  const none: EventChange = { facts: { kind: 'none', reason: 'no change' }, fetched: {}, requests: 0 }
+  const none: EventChange = { facts: { kind: 'none', reason: 'no change' }, fetched: {}, calls: 0 }
   return {
     change: () => (change ??= (calls.push('github read change'), Promise.resolve(world.change ?? none))),
     startsSince: () => {
@@ -232,7 +232,7 @@ function fakeHistory(world: HistoryWorld, settings: Settings, { calls, said }: T
   return {
     owner: 'acme',
     repo: 'widgets',
-    requests: () => asked,
+    calls: () => asked,
     branch: () => Promise.resolve(settings.batch.branch ?? 'main'),
     head: () => Promise.reject(new Error('a batch reads its commits, not the head')),
     after: (from) => (call(`commits after ${from.slice(0, 7)}`), Promise.resolve(window)),
@@ -249,7 +249,9 @@ function fakeHistory(world: HistoryWorld, settings: Settings, { calls, said }: T
         files: [{ path: `src/${pull.number}.ts`, status: 'modified', additions: 3, deletions: 1 }]
       })
     },
-    digest: () => Promise.reject(new Error('the digest issue is found in the setup, not by a mode')),
+    digestIssue: () => {
+      throw new Error('the digest issue is found in the setup, not by a mode')
+    },
     note: (number, body) => {
       call(`note #${number}`)
       said.push(body)

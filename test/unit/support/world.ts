@@ -6,7 +6,7 @@ import type { Decision } from '../../../src/decide/decision.ts'
 import type { BranchCommit, EventChange, MergedPull } from '../../../src/github/change.ts'
 import { mergedPull } from '../../../src/github/change-reader.ts'
 import { factsFromEvent } from '../../../src/github/event.ts'
-import type { CommentWrite, StoredComment } from '../../../src/github/tracking-comments.ts'
+import type { CommentWrite, StoredComment } from '../../../src/github/comment-store.ts'
 import { promptHash, type Submission, type TrackingState } from '../../../src/github/tracking-record.ts'
 import { NOW } from './fake-setup.ts'
 
@@ -59,14 +59,14 @@ export function pullEvent(action: string, pull: Record<string, unknown> = {}): E
       ...pull
     }
   }
-  return { facts: factsFromEvent('pull_request', payload, 'acme/widgets').facts, fetched: {}, requests: 1 }
+  return { facts: factsFromEvent('pull_request', payload, 'acme/widgets').facts, fetched: {}, calls: 1 }
 }
 
 /** A push to main of acme/widgets by `author`. */
 export function pushEvent(author = 'octocat'): EventChange {
   const commit = { id: 'c'.repeat(40), message: 'Retry', author: { username: author } }
   const payload = { ref: 'refs/heads/main', before: 'a'.repeat(40), after: commit.id, head_commit: commit }
-  return { facts: factsFromEvent('push', payload, 'acme/widgets').facts, fetched: {}, requests: 1 }
+  return { facts: factsFromEvent('push', payload, 'acme/widgets').facts, fetched: {}, calls: 1 }
 }
 
 /** Commit `n` on the branch: the higher `n`, the later, all within the last two hours. */

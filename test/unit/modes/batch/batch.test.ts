@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { parseJob } from '../../../../src/admin-api/agent-job.ts'
 import type { PollResult } from '../../../../src/admin-api/job-answers.ts'
 import type { Decision } from '../../../../src/decide/decision.ts'
-import type { StoredComment } from '../../../../src/github/tracking-comments.ts'
+import type { StoredComment } from '../../../../src/github/comment-store.ts'
 import { type BatchPlan, type TrackingState, UNKNOWN_JOB } from '../../../../src/github/tracking-record.ts'
 import { decideBatch, judgePendingJob, notifyCovered } from '../../../../src/modes/batch/batch.ts'
 import type { WaitResult } from '../../../../src/wait/job-wait.ts'
@@ -145,7 +145,7 @@ describe('decideBatch', () => {
   it('records a batch whose every pull request the gates left out, sending nothing', async () => {
     const { decision, apiCalls, writes } = await batch({ history: merged(2, 'mintlify[bot]') })
     expect(reasonOf(decision)).toBe('every pull request of this batch was skipped by the gates (#1, #2)')
-    expect(decision.extra?.skipped.map((skip) => skip.number)).toEqual([1, 2])
+    expect(decision.extra?.leftOut.map((skip) => skip.number)).toEqual([1, 2])
     expect(await nextRecord(decision, writes)).toMatchObject({
       ended: 'skipped',
       batch: { pulls: [1, 2], skipped: [1, 2] }
@@ -188,13 +188,13 @@ describe('notifyCovered', () => {
   const plan: BatchPlan = {
     window: { from: '', to: shaOf(2), toDate: 0, pulls: [1, 2] },
     included: [1, 2].map((number) => ({ number, url: `https://github.com/acme/widgets/pull/${number}` })),
-    skipped: []
+    leftOut: []
   }
   const decision = {
     kind: 'job',
     jobId: 'job-9',
     job: undefined,
-    request: undefined,
+    submission: undefined,
     followedUp: false,
     sent: true,
     comment: undefined,

@@ -49,7 +49,7 @@ function since(compareStatus: string): EventChange {
     after: HEAD
   } as const
   const commits = [{ sha: HEAD, message: 'Retry on 503 too', author: 'octocat' }]
-  return { facts, fetched: { compareStatus, commits }, requests: 1 }
+  return { facts, fetched: { compareStatus, commits }, calls: 1 }
 }
 
 describe('decidePair', () => {
@@ -85,7 +85,7 @@ describe('decidePair', () => {
 
   it('starts a job for a pull request opened, recording the head its prompt describes', async () => {
     const { decision, apiCalls, writes } = await pair({ change: pullEvent('opened') })
-    expect(decision).toMatchObject({ kind: 'job', request: { kind: 'start', head: HEAD } })
+    expect(decision).toMatchObject({ kind: 'job', submission: { kind: 'start', head: HEAD } })
     expect(apiCalls).toEqual(['api create'])
     expect(writes[0]?.state.requests).toMatchObject([{ head: HEAD, unsure: true }])
   })
@@ -99,7 +99,7 @@ describe('decidePair', () => {
   it('follows up with only the commits since the recorded head', async () => {
     const world = { change: pullEvent('synchronize'), tracked: recorded(), since: since('ahead') }
     const { decision, apiCalls, sent } = await pair(world)
-    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-1', request: { kind: 'follow-up', head: HEAD } })
+    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-1', submission: { kind: 'follow-up', head: HEAD } })
     expect(apiCalls).toEqual(['api follow-up job-1'])
     expect(sent[0]).toContain('its new commits since the last prompt')
   })
@@ -123,7 +123,7 @@ describe('decidePair', () => {
     const world = { change: pullEvent('synchronize'), tracked: recorded(), api: { followUp: [refused(400)] } }
     const { decision, apiCalls, sent } = await pair(world)
     expect(apiCalls).toEqual(['api follow-up job-1', 'api create'])
-    expect(decision).toMatchObject({ kind: 'job', request: { kind: 'start' }, extra: { supersedes: DOCS_PR } })
+    expect(decision).toMatchObject({ kind: 'job', submission: { kind: 'start' }, extra: { supersedes: DOCS_PR } })
     expect(sent[1]).toContain(`This job supersedes the docs pull request ${DOCS_PR}`)
   })
 })
@@ -193,7 +193,7 @@ describe('closeSuperseded', () => {
     kind: 'job',
     jobId: 'job-2',
     job: undefined,
-    request: undefined,
+    submission: undefined,
     followedUp: false,
     sent: true,
     comment: undefined,

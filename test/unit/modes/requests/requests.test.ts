@@ -8,12 +8,12 @@ import {
   decideRequest,
   type HandledRequest,
   keepsCheck,
-  notAsked,
-  notAskedOf
+  unasked,
+  unaskedOf
 } from '../../../../src/modes/requests/requests.ts'
 import type { Decision, StepSetup } from '../../../../src/decide/decision.ts'
-import { type Command, readRequest, type RequestRead } from '../../../../src/github/requests.ts'
-import type { Role } from '../../../../src/inputs/modes.ts'
+import { type Command, readRequest, type RequestRead } from '../../../../src/github/desk.ts'
+import type { Role } from '../../../../src/inputs/mode-settings.ts'
 import type { WaitResult } from '../../../../src/wait/job-wait.ts'
 import { fakeSetup, type World } from '../../support/fake-setup.ts'
 import { DOCS_PR, jobRead, reasonOf, refused as apiRefusal, trackedJob } from '../../support/world.ts'
@@ -33,7 +33,7 @@ function outcome(inputs: Record<string, string>, eventName: string, payload: unk
   const warnings: string[] = []
   const log = { info: () => undefined, debug: () => undefined, warning: (line: string) => warnings.push(line) }
   const action = (payload as { action?: string }).action
-  const decision = notAsked(settings.requests, { name: eventName, action }, log)
+  const decision = unasked(settings.requests, { name: eventName, action }, log)
   return { kind: warnings.length > 0 ? 'warned' : 'quiet', reason: decision.reason, warnings }
 }
 
@@ -230,13 +230,13 @@ describe('answerRequest', () => {
   })
 })
 
-describe('notAskedOf', () => {
+describe('unaskedOf', () => {
   it.each([
     [{ command: '/docs' }, 'no request: only a comment that starts with /docs asks'],
     [{ label: 'docs', prompt: 'Document it' }, 'no request: only adding the label "docs" asks']
   ])('skips a push with %j, asking GitHub nothing', (inputs, reason) => {
     const faked = fakeSetup({ inputs })
-    expect(notAskedOf(faked.setup, { name: 'push', action: undefined })).toEqual({ kind: 'skipped', reason })
+    expect(unaskedOf(faked.setup, { name: 'push', action: undefined })).toEqual({ kind: 'skipped', reason })
     expect(faked.calls).toEqual([])
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../../sim/settings.ts'
 import { chooseTarget, decideSingle } from '../../../../src/modes/single/single.ts'
-import type { StoredComment as TrackedComment } from '../../../../src/github/tracking-comments.ts'
+import type { StoredComment as TrackedComment } from '../../../../src/github/comment-store.ts'
 import { UNKNOWN_JOB } from '../../../../src/github/tracking-record.ts'
 import { fakeSetup, type World } from '../../support/fake-setup.ts'
 import { earlierAttemptOf, jobRead, nextRecord, pushEvent, reasonOf, refused, trackedJob } from '../../support/world.ts'
@@ -84,13 +84,13 @@ const COMMENTING = { comment: 'true' }
 describe('decideSingle', () => {
   it('waits for job-id alone, sending nothing and asking nothing', async () => {
     const { decision, calls } = await single({ inputs: { prompt: '', 'job-id': 'job-7' } })
-    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-7', sent: false, request: undefined })
+    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-7', sent: false, submission: undefined })
     expect(calls).toEqual([])
   })
 
   it('starts a job with the prompt, recorded on the comment as unsure before it is sent', async () => {
     const { decision, calls, writes, sent } = await single({ inputs: COMMENTING })
-    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-101', sent: true, request: { kind: 'start' } })
+    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-101', sent: true, submission: { kind: 'start' } })
     expect(calls.slice(0, 2)).toEqual(['github comment', 'api create'])
     expect(writes[0]?.state.requests).toMatchObject([{ kind: 'start', unsure: true, run: '42' }])
     expect(sent).toEqual([PROMPT])
@@ -98,7 +98,7 @@ describe('decideSingle', () => {
 
   it('follows up job-id with the prompt', async () => {
     const { decision, apiCalls } = await single({ inputs: { 'job-id': 'job-7' } })
-    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-7', followedUp: true, request: { kind: 'follow-up' } })
+    expect(decision).toMatchObject({ kind: 'job', jobId: 'job-7', followedUp: true, submission: { kind: 'follow-up' } })
     expect(apiCalls).toEqual(['api follow-up job-7'])
   })
 

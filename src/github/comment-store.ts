@@ -1,8 +1,8 @@
-// The action's own tracking comments on one issue or pull request: found by their marker and their author, and
-// written (posted, or edited in place) one per job.
+// The action's own tracking comments on one issue or pull request: the store finds them by their marker and their
+// author, and the writer writes them (posted, or edited in place), one per job.
 import type { Redact } from '../text/redact.ts'
 import { shownHttpUrl } from '../text/untrusted.ts'
-import { type GitHubClient, isAuthor, loginOf } from './client.ts'
+import { type GitHubClient, isAuthor, loginOf } from './octokit.ts'
 import { httpStatusOf, lastPageOf, mayHaveLanded } from './fields.ts'
 import type { CommentTarget } from './event.ts'
 import {
@@ -68,7 +68,7 @@ export interface CommentStoreOptions {
   readonly warning: (message: string) => void
 }
 
-/** The action's own tracking comments on one issue or pull request. */
+/** The action's own tracking comments on one issue or pull request, as found and as written so far. */
 export class CommentStore {
   readonly #options: CommentStoreOptions
   #login: Promise<string> | undefined
@@ -95,8 +95,56 @@ export class CommentStore {
     // The action's own record says which job it reported last: a person's edit of an old comment changes nothing.
     own.sort((a, b) => lastReported(a.state) - lastReported(b.state) || a.id - b.id)
     // A start that may not have made a job gets a comment of its own each time, never an earlier one.
-    for (const tracked of own) if (tracked.state.job !== UNKNOWN_JOB) this.#known.set(tracked.state.job, tracked)
+    for (const tracked of own) this.remember(tracked)
     return own
+  }
+
+  /** The job's own comment, as last found or written; undefined when none is known yet. */
+  known(job: string): StoredComment | undefined {
+    return this.#known.get(job)
+  }
+
+  /** A comment just written: the job's own from now on (a start that may not have made a job has none). */
+  remember(tracked: StoredComment): void {
+    if (tracked.state.job !== UNKNOWN_JOB) this.#known.set(tracked.state.job, tracked)
+  }
+
+  /** Page 1 (to learn how many there are), then the newest pages, down to the cap. */
+  async *#newestPagesFirst(github: GitHubClient): AsyncGenerator<readonly ListedComment[]> {
+    const { owner, repo, number, noun } = this.#options.target
+    const page = (n: number) =>
+      github.octokit.rest.issues.listComments({ owner, repo, issue_number: number, per_page: 100, page: n })
+    const first = await page(1)
+    const last = lastPageOf(first.headers.link)
+    const oldest = Math.max(2, last - MAX_COMMENT_PAGES + 2)
+    if (oldest > 2) {
+      this.#options.warning(
+        `${noun} #${number} has more than ${(MAX_COMMENT_PAGES * 100).toLocaleString('en-US')} comments: the search for tracking comments read the oldest 100 and the newest ${((MAX_COMMENT_PAGES - 1) * 100).toLocaleString('en-US')}.`
+      )
+    }
+    for (let n = last; n >= oldest; n--) yield (await page(n)).data
+    yield first.data
+  }
+
+  /** Who the token acts as, asked once (and again only after a failure). */
+  async #me(github: GitHubClient): Promise<string> {
+    const shared = this.#options.login
+    this.#login ??= shared ? shared().then((login) => login ?? loginOf(github)) : loginOf(github)
+    return this.#login.catch((error: unknown) => {
+      this.#login = undefined
+      throw error
+    })
+  }
+}
+
+/** Writes the action's tracking comments on one issue or pull request: posted, or edited in place, one per job. */
+export class CommentWriter {
+  readonly #store: CommentStore
+  readonly #options: Pick<CommentStoreOptions, 'target' | 'redact'>
+
+  constructor(store: CommentStore, options: Pick<CommentStoreOptions, 'target' | 'redact'>) {
+    this.#store = store
+    this.#options = options
   }
 
   /** Posts or edits a tracking comment; throws what GitHub threw. */
@@ -114,7 +162,7 @@ export class CommentStore {
     const written =
       commentId === undefined ? await this.#post(github, fitted) : await this.#edit(github, commentId, fitted)
     const tracked = { id: written.id, state: fitted.state, url: written.url }
-    if (tracked.state.job !== UNKNOWN_JOB) this.#known.set(tracked.state.job, tracked)
+    this.#store.remember(tracked)
     return {
       kind: 'commented',
       commentId: written.id,
@@ -135,9 +183,9 @@ export class CommentStore {
     const { state } = write
     const asGiven = { commentId: write.commentId, state, fresh: false }
     if (write.commentId !== undefined || !write.find || state.job === UNKNOWN_JOB) return asGiven
-    const listed = !this.#known.has(state.job)
-    if (listed) await this.list(github)
-    const found = this.#known.get(state.job)
+    const listed = this.#store.known(state.job) === undefined
+    if (listed) await this.#store.list(github)
+    const found = this.#store.known(state.job)
     return found ? { commentId: found.id, state: withRequests(found.state, state.requests), fresh: listed } : asGiven
   }
 
@@ -182,7 +230,7 @@ export class CommentStore {
     } catch (error) {
       if (!mayHaveLanded(error)) throw error
     }
-    const landed = (await this.list(github)).find((tracked) => sameComment(tracked.state, fitted.state))
+    const landed = (await this.#store.list(github)).find((tracked) => sameComment(tracked.state, fitted.state))
     return landed ?? this.#written(await post())
   }
 
@@ -206,33 +254,6 @@ export class CommentStore {
 
   #written(response: { data: { id: number; html_url: string } }): Written {
     return { id: response.data.id, url: shownHttpUrl(response.data.html_url, this.#options.redact)?.href }
-  }
-
-  /** Page 1 (to learn how many there are), then the newest pages, down to the cap. */
-  async *#newestPagesFirst(github: GitHubClient): AsyncGenerator<readonly ListedComment[]> {
-    const { owner, repo, number, noun } = this.#options.target
-    const page = (n: number) =>
-      github.octokit.rest.issues.listComments({ owner, repo, issue_number: number, per_page: 100, page: n })
-    const first = await page(1)
-    const last = lastPageOf(first.headers.link)
-    const oldest = Math.max(2, last - MAX_COMMENT_PAGES + 2)
-    if (oldest > 2) {
-      this.#options.warning(
-        `${noun} #${number} has more than ${(MAX_COMMENT_PAGES * 100).toLocaleString('en-US')} comments: the search for tracking comments read the oldest 100 and the newest ${((MAX_COMMENT_PAGES - 1) * 100).toLocaleString('en-US')}.`
-      )
-    }
-    for (let n = last; n >= oldest; n--) yield (await page(n)).data
-    yield first.data
-  }
-
-  /** Who the token acts as, asked once (and again only after a failure). */
-  async #me(github: GitHubClient): Promise<string> {
-    const shared = this.#options.login
-    this.#login ??= shared ? shared().then((login) => login ?? loginOf(github)) : loginOf(github)
-    return this.#login.catch((error: unknown) => {
-      this.#login = undefined
-      throw error
-    })
   }
 }
 

@@ -3,11 +3,12 @@
 // may ask (their role on the repository, read from GitHub's collaborator permission, never from author_association),
 // and the answers on GitHub: a reaction on the comment, a short reply, the label taken off again. Loaded in a chunk of
 // its own, with Octokit.
-import type { RequestSettings, Role } from '../inputs/modes.ts'
-import { ROLES } from '../inputs/modes.ts'
+import type { RequestSettings, Role } from '../inputs/mode-settings.ts'
+import { ROLES } from '../inputs/mode-settings.ts'
 import { forLog } from '../text/untrusted.ts'
-import type { GitHubClient } from './client.ts'
+import type { GitHubClient } from './octokit.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, positiveIntegerOf, textOf } from './fields.ts'
+import { briefFailure, failureOf, permissionHint } from './failure.ts'
 import type { GitHubSession } from './session.ts'
 import { readMarker } from './tracking-record.ts'
 import { COMMENT_EVENTS } from '../runner/events.ts'
@@ -150,67 +151,65 @@ export class RequestDesk {
   async react(request: PersonRequest, content: Reaction): Promise<void> {
     const comment = request.comment
     if (comment === undefined) return
-    await this.#work(async (client, where) => {
+    await this.#answer(`Could not add the ${content} reaction to the comment that asked`, async (client, where) => {
       const reaction = { ...where, comment_id: comment.id, content }
       if (comment.review) await client.octokit.rest.reactions.createForPullRequestReviewComment(reaction)
       else await client.octokit.rest.reactions.createForIssueComment(reaction)
-    }).catch((error: unknown) => {
-      this.#warn(
-        `Could not add the ${content} reaction to the comment that asked`,
-        error,
-        'issues: write (pull-requests: write on a pull request)'
-      )
     })
   }
 
   /** A short reply on the issue or pull request; never sent twice, since a 5xx may come after GitHub made it. */
   async reply(request: PersonRequest, body: string): Promise<void> {
-    await this.#work(async (client, where) => {
+    await this.#answer(`Could not reply on #${request.number}`, async (client, where) => {
       await client.octokit.rest.issues.createComment({
         ...where,
         issue_number: request.number,
         body,
         request: { retries: 0 }
       })
-    }).catch((error: unknown) => {
-      this.#warn(
-        `Could not reply on #${request.number}`,
-        error,
-        'issues: write (pull-requests: write on a pull request)'
-      )
     })
   }
 
   /** Takes the label off again, so that adding it asks again; one already gone is no failure. */
   async removeLabel(request: PersonRequest, label: string): Promise<void> {
-    await this.#work(async (client, where) => {
+    const what = `Could not take the label "${forLog(label, 50)}" off #${request.number}`
+    await this.#answer(what, async (client, where) => {
       try {
         await client.octokit.rest.issues.removeLabel({ ...where, issue_number: request.number, name: label })
       } catch (error) {
         if (httpStatusOf(error) !== 404) throw error
       }
-    }).catch((error: unknown) => {
-      this.#warn(
-        `Could not take the label "${forLog(label, 50)}" off #${request.number}`,
-        error,
-        'issues: write (pull-requests: write on a pull request)'
-      )
     })
   }
 
-  #warn(what: string, error: unknown, permission: string): void {
-    const status = httpStatusOf(error)
-    const why = status === undefined ? 'no answer in time' : `HTTP ${status}`
-    const advice = status === 401 || status === 403 ? `: the workflow needs permissions: ${permission}` : ''
-    this.#session.log.warning(`${what} (${why})${advice}.`)
+  /** One answer on GitHub: a warning that says what failed, never a failure of the step. */
+  async #answer(what: string, task: (client: GitHubClient, where: Where) => Promise<void>): Promise<void> {
+    const client = this.#session.client({ cancellable: false })
+    try {
+      await client.bounded(task(client, this.#where()))
+    } catch (error) {
+      const failure = failureOf(error, client, false)
+      this.#session.log.warning(briefFailure(what, failure, { advice: ANSWER_ADVICE, refusedOn: [401, 403] }))
+    }
   }
 
-  #work<T>(task: (client: GitHubClient, where: { owner: string; repo: string }) => Promise<T>): Promise<T> {
+  #work<T>(task: (client: GitHubClient, where: Where) => Promise<T>): Promise<T> {
     const client = this.#session.client({ cancellable: false })
+    return client.bounded(task(client, this.#where()))
+  }
+
+  #where(): Where {
     const { owner = '', name: repo = '' } = this.#session.repo ?? {}
-    return client.bounded(task(client, { owner, repo }))
+    return { owner, repo }
   }
 }
+
+interface Where {
+  readonly owner: string
+  readonly repo: string
+}
+
+const ANSWER_ADVICE = permissionHint('issues: write (pull-requests: write on a pull request)')
 
 export function openDesk(session: GitHubSession): RequestDesk {
   return new RequestDesk(session)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isAuthor, isInstallationToken, ownLogin } from '../../../src/github/client.ts'
+import { isAuthor, isInstallationToken, ownLogin } from '../../../src/github/octokit.ts'
 
 describe('isInstallationToken', () => {
   it.each([

@@ -1,7 +1,7 @@
 // The gates' inputs: the workflow `paths:` syntax as GitHub reads it, and every problem named at once.
 import { describe, expect, it } from 'vitest'
 import { settingsOf } from '../../../sim/settings.ts'
-import { countsAsChange, pathFilter } from '../../../src/inputs/gates.ts'
+import { countsAsChange, pathFilter } from '../../../src/inputs/gate-settings.ts'
 
 describe('pathFilter', () => {
   it.each([

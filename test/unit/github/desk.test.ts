@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseCommand, readRequest, roleOf } from '../../../src/github/requests.ts'
-import { mayAsk, type RequestSettings } from '../../../src/inputs/modes.ts'
+import { parseCommand, readRequest, roleOf } from '../../../src/github/desk.ts'
+import { mayAsk, type RequestSettings } from '../../../src/inputs/mode-settings.ts'
 
 const REQUESTS: RequestSettings = { command: '/docs', permission: 'write', label: 'docs', labelRemove: true }
 

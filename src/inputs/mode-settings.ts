@@ -3,15 +3,15 @@
 // pull request's own token, the check on the code change, and the files a docs pull request may touch.
 import { eventLabel, PULL_EVENTS, REQUEST_EVENTS } from '../runner/events.ts'
 import { readGitHubToken } from './credentials.ts'
-import { type PathFilter, readPatterns } from './gates.ts'
+import { type PathFilter, readPatterns } from './gate-settings.ts'
 import type { InputReader } from './input-reader.ts'
 
-import { parseDuration } from '../text/duration.ts'
+import { DAY_MS, parseDuration } from '../text/duration.ts'
 
 export const MODES = ['single', 'pair', 'batch'] as const
 export type Mode = (typeof MODES)[number]
 
-export interface Modes {
+export interface ModeSettings {
   readonly mode: Mode
   /** With `mode: pair`. */
   readonly pair: {
@@ -77,14 +77,14 @@ export interface Batching {
 }
 
 /** Why this run's event does not go with the mode, before any request; undefined when it does. */
-export function eventProblem(modes: Modes, eventName: string): string | undefined {
+export function eventProblem(modes: ModeSettings, eventName: string): string | undefined {
   if (modes.mode !== 'pair' || PULL_EVENTS.has(eventName)) return undefined
   if (takesRequests(modes.requests) && REQUEST_EVENTS.has(eventName)) return undefined
   return `"mode: pair" keeps a docs pull request in step with a code pull request, so it runs on pull_request or pull_request_target events; this run's event is "${eventLabel(eventName)}". Run it on: pull_request with types [opened, reopened, ready_for_review, synchronize, closed].`
 }
 
 /** `prompt` and `jobId` as read, for what a mode allows. */
-export function readModes(reader: InputReader, request: { readonly jobId: string | undefined }): Modes {
+export function readModeSettings(reader: InputReader, request: { readonly jobId: string | undefined }): ModeSettings {
   const given = reader.text('mode').toLowerCase() || 'single'
   const mode = MODES.find((candidate) => candidate === given)
   if (mode === undefined) reader.problem(`Input "mode" must be ${MODES.join(' or ')}; got "${reader.text('mode')}".`)
@@ -136,8 +136,6 @@ export function readRequestSettings(reader: InputReader): RequestSettings {
     labelRemove: reader.boolean('label-remove')
   }
 }
-
-const DAY_MS = 86_400_000
 
 /** A label input: GitHub refuses a label's name over 50 characters, after requests that could have been saved. */
 function labelName(reader: InputReader, name: string): string {

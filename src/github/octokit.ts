@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { fetch as undiciFetch } from 'undici'
 import { faultWords, networkFaultOf, PROXY_AUTH_REQUIRED, tunnelRefusal } from '../transport/network-fault.ts'
 import type { Transport } from '../transport/transport.ts'
-import { httpStatusOf } from './fields.ts'
+import { httpStatusOf, responseHeader } from './fields.ts'
 import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 
@@ -245,17 +245,6 @@ export function isAuthor(author: { login?: string; type?: string } | null | unde
   return author.type === (login.endsWith('[bot]') ? 'Bot' : 'User')
 }
 
-/** A header of the answer an Octokit error carries; undefined without an answer or without the header. */
-function responseHeader(error: unknown, name: string): string | undefined {
-  if (!(error instanceof Error) || !('response' in error)) return undefined
-  const response: unknown = error.response
-  const headers: unknown =
-    typeof response === 'object' && response !== null && 'headers' in response ? response.headers : undefined
-  if (typeof headers !== 'object' || headers === null || !(name in headers)) return undefined
-  const value: unknown = (headers as Record<string, unknown>)[name]
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
-}
-
 /** The seconds a 429 asks to wait, when plugin-throttling does not take it for a rate limit of its own. */
 function plainRetryAfter(error: unknown): number | undefined {
   if (httpStatusOf(error) !== 429 || !(error instanceof Error) || /\bsecondary rate\b/i.test(error.message))
@@ -263,15 +252,4 @@ function plainRetryAfter(error: unknown): number | undefined {
   if (responseHeader(error, 'x-ratelimit-remaining') === '0') return undefined
   const seconds = Number(responseHeader(error, 'retry-after'))
   return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : undefined
-}
-
-/**
- * Whether GitHub's answer is a rate limit rather than a refusal: a 429, or a 403 that says so (`x-ratelimit-remaining:
- * 0`, or a secondary rate limit in its message).
- */
-export function isRateLimitAnswer(error: unknown): boolean {
-  const status = httpStatusOf(error)
-  if (status === 429) return true
-  if (status !== 403 || !(error instanceof Error)) return false
-  return responseHeader(error, 'x-ratelimit-remaining') === '0' || /\brate limit/i.test(error.message)
 }

@@ -4,8 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type FakeGitHub, startFakeGitHub } from '../../../sim/github-api.ts'
 import { openTransport } from '../../../src/transport/transport.ts'
 import { settingsOf } from '../../../sim/settings.ts'
-import type { GitHubClient, RateLimitHit } from '../../../src/github/client.ts'
-import { describeGitHubFailure, type FailedWork, type GitHub, openGitHub } from '../../../src/github/open.ts'
+import type { GitHubClient, RateLimitHit } from '../../../src/github/octokit.ts'
+import { type CommentThread, openThread } from '../../../src/github/thread.ts'
+import { describeFailure, type FailedWork, failureOf } from '../../../src/github/failure.ts'
 import { openSession, type RunInfo } from '../../../src/github/session.ts'
 import { type CommentTarget, resolveCommentTarget } from '../../../src/github/event.ts'
 
@@ -16,7 +17,7 @@ afterAll(async () => {
   await opened.close()
 })
 
-function sideOf(github: FakeGitHub): GitHub {
+function sideOf(github: FakeGitHub): CommentThread {
   servers.push(github)
   const run: RunInfo = {
     eventName: 'issues',
@@ -29,12 +30,12 @@ function sideOf(github: FakeGitHub): GitHub {
   const log = { info: () => undefined, warning: () => undefined, debug: () => undefined }
   const settings = settingsOf({ 'github-token': 'ghs_x' })
   const session = openSession(settings, opened.transport, { repository: 'acme/docs', log, deadlineMs: 30_000 }, run)
-  const side = openGitHub(session)
+  const side = openThread(session)
   if (side.kind !== 'ready') throw new Error(side.reason)
-  return side.github
+  return side.thread
 }
 
-describe('openGitHub', () => {
+describe('openThread', () => {
   it('gives up on a GitHub that never answers at the deadline it is given, with a warning that names it', async () => {
     const side = sideOf(await startFakeGitHub({ intercept: () => true }))
     const write = {
@@ -84,7 +85,7 @@ function client(options: { aborted?: boolean; rateLimit?: RateLimitHit } = {}): 
 }
 
 const ISSUE: CommentTarget = { owner: 'acme', repo: 'docs', number: 12, noun: 'issue', from: 'issue-number' }
-const WORK: FailedWork = {
+const WORK: FailedWork & { readonly cancelled: boolean } = {
   doing: 'comment on',
   target: ISSUE,
   apiUrl: 'https://api.github.com',
@@ -92,9 +93,12 @@ const WORK: FailedWork = {
   cancelled: false,
   redact: (text) => text.replaceAll('ghs_secret', '***')
 }
+/** The failure read from the error and its client, then worded: what a tracking comment's failure says. */
+const describeGitHubFailure = (error: unknown, github: GitHubClient, work: typeof WORK): string =>
+  describeFailure(failureOf(error, github, work.cancelled), work)
 const httpError = (status: number, message: string) => Object.assign(new Error(message), { status })
 
-describe('describeGitHubFailure', () => {
+describe('describeFailure', () => {
   it.each([
     [ISSUE, 'issues: write'],
     [{ ...ISSUE, noun: 'pull request' } as const, 'pull-requests: write'],
