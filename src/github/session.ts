@@ -1,5 +1,5 @@
 // GitHub for the whole step: each token's access, the repository's owner and name read once, the workflow run and its
-// event, who the tokens act as (asked once each); and the one place a piece of work's Octokit client is built.
+// event, who the tokens act as (asked until GitHub says); and the one place a piece of work's Octokit client is built.
 import { context } from '@actions/github'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
@@ -36,7 +36,7 @@ export interface GitHubSession {
   readonly docsToken: boolean
   /** One piece of work's client; `as: 'docs'` uses docs-token when given. The only place Octokit is built. */
   client(limits: WorkLimits, as?: 'own' | 'docs'): GitHubClient
-  /** Who github-token acts as: asked once (no request without a token); undefined when GitHub would not say. */
+  /** Who github-token acts as: asked until GitHub says (no request without a token); undefined while it will not. */
   login(): Promise<string | undefined>
   /** Who docs-token acts as, the same way. */
   docsLogin(): Promise<string | undefined>
@@ -82,12 +82,21 @@ export function openSession(
     apiUrl: run.apiUrl,
     docsToken,
     client,
-    login: once(whoIs(settings.githubToken, 'own')),
-    docsLogin: once(whoIs(settings.docsToken, 'docs'))
+    login: untilSaid(whoIs(settings.githubToken, 'own')),
+    docsLogin: untilSaid(whoIs(settings.docsToken, 'docs'))
   }
 }
 
-function once<T>(ask: () => Promise<T>): () => Promise<T> {
-  let asked: Promise<T> | undefined
-  return () => (asked ??= ask())
+/**
+ * The answer kept once GitHub gives one; after a failure the next caller asks again, so one lost answer (a 502, a
+ * moment without network) does not leave loop prevention and the job count without it for the whole run.
+ */
+function untilSaid(ask: () => Promise<string | undefined>): () => Promise<string | undefined> {
+  let asked: Promise<string | undefined> | undefined
+  return async () => {
+    asked ??= ask()
+    const said = await asked
+    if (said === undefined) asked = undefined
+    return said
+  }
 }
