@@ -87,16 +87,24 @@ export function openSession(
   }
 }
 
+/** How many times a token's identity is asked at most in a run: as many as the readers that asked apart before. */
+const MOST_ASKS = 2
+
 /**
- * The answer kept once GitHub gives one; after a failure the next caller asks again, so one lost answer (a 502, a
- * moment without network) does not leave loop prevention and the job count without it for the whole run.
+ * The answer kept once GitHub gives one; after a failure the next caller asks once more, so one lost answer (a 502, a
+ * moment without network) does not leave loop prevention and the job count without it for the whole run, while a
+ * GitHub out of reach is not asked by every reader in turn.
  */
 function untilSaid(ask: () => Promise<string | undefined>): () => Promise<string | undefined> {
   let asked: Promise<string | undefined> | undefined
+  let asks = 0
   return async () => {
-    asked ??= ask()
+    if (asked === undefined) {
+      asks += 1
+      asked = ask()
+    }
     const said = await asked
-    if (said === undefined) asked = undefined
+    if (said === undefined && asks < MOST_ASKS) asked = undefined
     return said
   }
 }

@@ -163,7 +163,8 @@ describe('GitHub behind the proxy', () => {
     expect(warningAnnotations(result)[0]).toContain(
       `Could not comment on issue #12 in acme/docs: the proxy at ${closing.url} closed the connection before opening a tunnel to GitHub`
     )
-    expect(closing.connects()).toBeLessThanOrEqual(10)
+    // A few tries of the comment and of the two asks of who the token is (once more after a failure): never a loop.
+    expect(closing.connects()).toBeLessThanOrEqual(15)
   })
 
   it('a proxy that wants credentials: said as such, naming the proxy and 407', async () => {

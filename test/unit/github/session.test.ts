@@ -59,4 +59,10 @@ describe('who github-token acts as', () => {
     expect(await session.login()).toBe('mona')
     expect(asked()).toBe(2)
   })
+
+  it('is asked at most twice when GitHub will not say, so a GitHub out of reach is not asked by every reader', async () => {
+    const { session, asked } = sessionAnswering([404, { message: 'Not Found' }])
+    for (let i = 0; i < 4; i++) expect(await session.login()).toBeUndefined()
+    expect(asked()).toBe(2)
+  })
 })
