@@ -112,11 +112,11 @@ describe('hostile admin API answers', () => {
     expect(result.summary).not.toContain('<b>')
   })
 
+  // The ids the client percent-encodes into one segment; those it refuses are rows of
+  // test/unit/admin-api/agent-job.test.ts.
   it.each([
-    ['..', 'job-1'],
     ['a/../../v1/project/preview/docs', 'job-1'],
     ['%2e%2e', 'job-1'],
-    ['job 1', 'job-1'],
     ['job-1?x=1', 'job-1']
   ])('a created job id %j never moves the request path', async (id) => {
     const paths: string[] = []

@@ -107,25 +107,14 @@ describe('gates', () => {
     expect(api.posts).toHaveLength(1)
   })
 
+  // Three as the bundle meets them; every gate's rule has its rows in test/unit/decide/gates.test.ts.
   it.each([
     ['the no-docs label', mergedPullRequest('octocat', ['No-Docs']), {}, 'has the label No-Docs, in skip-labels'],
-    [
-      'a Dependabot pull request',
-      mergedPullRequest('dependabot[bot]', [], 'Bot'),
-      {},
-      'is by dependabot[bot], in skip-authors'
-    ],
     [
       "the Mintlify agent's pull request, whatever skip-authors says",
       mergedPullRequest('mintlify[bot]', [], 'Bot'),
       { 'skip-authors': '' },
       'is by mintlify[bot], the Mintlify agent (loop prevention)'
-    ],
-    [
-      "a pull request by the token's own identity",
-      mergedPullRequest('github-actions[bot]', [], 'Bot'),
-      { 'skip-authors': '' },
-      "is by github-actions[bot], this workflow's token (loop prevention)"
     ],
     [
       'a change smaller than min-changed-lines',

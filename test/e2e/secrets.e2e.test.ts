@@ -183,9 +183,7 @@ describe('the key is never shown', () => {
 
   it.each([
     ['a line break', 'mint_abc\ndef'],
-    ['a control character', 'mint_abc\u0007def'],
-    ['a zero-width space', 'mint_abc\u200bdef'],
-    ['a space', 'mint_abc def']
+    ['a control character', 'mint_abc\u0007def']
   ])('a key holding %s is an input error at once, before any request', async (what, key) => {
     const server = await serve((_req, res) => completed(res))
     const result = await run(server, { 'api-key': key })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseJob } from '../../../src/admin-api/agent-job.ts'
+import { parseJob, readJobId } from '../../../src/admin-api/agent-job.ts'
 import { isTerminal } from '../../../src/text/outcome.ts'
 
 const valid = {
@@ -158,6 +158,16 @@ describe('a job read as sent, shown redacted', () => {
       kind: 'job',
       job: { status: 'queued-***', knownStatus: false }
     })
+  })
+
+  // The other shapes are percent-encoded into one segment by the client (test/e2e/api-answers.e2e.test.ts).
+  it.each(['..', '.', 'job 1', 'job\n1'])('refuses a created id %j, which no encoding keeps in its segment', (id) => {
+    const read = readJobId(id, (text) => text)
+    expect('problem' in read && read.problem).toMatch(/^"id" /)
+  })
+
+  it('takes an id that is one plain path segment', () => {
+    expect(readJobId('job-1_A.b~c', (text) => text)).toEqual({ id: 'job-1_A.b~c' })
   })
 
   it('refuses an id that holds a secret, since an id is used exactly as given', () => {

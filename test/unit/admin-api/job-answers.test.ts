@@ -22,11 +22,17 @@ describe('classifyPoll', () => {
     ['a proxy that will not tunnel', tunnelRefused(502), 'transient'],
     ['a proxy that wants credentials', tunnelRefused(407), 'permanent'],
     ['301', answer(301, '', { location: 'https://elsewhere.test/' }), 'permanent'],
+    ['302', answer(302, '', { location: 'https://elsewhere.test/' }), 'permanent'],
+    ['307', answer(307, '', { location: 'https://elsewhere.test/' }), 'permanent'],
+    ['308', answer(308, '', { location: 'https://elsewhere.test/' }), 'permanent'],
     ['400', answer(400, { error: 'bad' }), 'permanent'],
     ['401', answer(401, { error: 'Invalid API key' }), 'permanent'],
     ['403', answer(403), 'permanent'],
     ['404', answer(404, { error: 'Agent job not found' }), 'not found'],
+    ['405', answer(405, { error: 'Method Not Allowed' }), 'permanent'],
     ['410', answer(410), 'permanent'],
+    ['418', answer(418, { error: 'refused with 418' }), 'permanent'],
+    ['422', answer(422, { error: 'refused with 422' }), 'permanent'],
     ['cancelled', CANCELLED, 'cancelled']
   ] as const)('%s: %s', (_, exchanged, kind) => {
     expect(classifyPoll(exchanged, 30_000, CONTEXT).kind).toBe(kind)
@@ -221,6 +227,9 @@ describe('classifySubmit', () => {
     ['201 whose job has no id', answer(201, { status: 'active' }), 'unsure'],
     ['201 with neither id nor status', answer(201, {}), 'unsure'],
     ['201 whose id holds a secret', answer(201, { id: 'x-mint_secret' }), 'unsure'],
+    ['201 whose id would move the request path', answer(201, { id: '..', status: 'active' }), 'unsure'],
+    ['201 whose id has a line break', answer(201, { id: 'job-1\n::error::forged', status: 'active' }), 'unsure'],
+    ['201 whose id is a number too large', answer(201, '{"id": 12345678901234567890, "status": "active"}'), 'unsure'],
     ['201 that is not JSON', answer(201, 'ok'), 'unsure'],
     ['429', answer(429, { error: 'Rate limit exceeded' }), 'not sent'],
     ['connection refused', network('ECONNREFUSED'), 'not sent'],

@@ -37,7 +37,8 @@ function sideOf(github: FakeGitHub): CommentThread {
 
 describe('openThread', () => {
   it('gives up on a GitHub that never answers at the deadline it is given, with a warning that names it', async () => {
-    const side = sideOf(await startFakeGitHub({ intercept: () => true }))
+    const github = await startFakeGitHub({ intercept: () => true })
+    const side = sideOf(github)
     const write = {
       commentId: undefined,
       state: { job: 'job-5', requests: [] },
@@ -51,7 +52,7 @@ describe('openThread', () => {
     expect(written).toEqual({
       kind: 'warning',
       warning: expect.stringContaining(
-        `Could not comment on issue #12 in acme/docs: GitHub's API (${servers[0]?.url ?? ''}) did not finish answering within the deadline of 300ms.`
+        `Could not comment on issue #12 in acme/docs: GitHub's API (${github.url}) did not finish answering within the deadline of 300ms.`
       ) as string
     })
   })

@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { readActionMetadata } from '../../../sim/run-action.ts'
 import { INPUT_DEFAULTS } from '../../../src/inputs/input-reader.ts'
 import { eventProblem } from '../../../src/inputs/mode-settings.ts'
@@ -21,6 +21,12 @@ interface Read {
   notices: string[]
 }
 
+const clearInputs = () => {
+  for (const name of Object.keys(process.env)) if (name.startsWith('INPUT_')) Reflect.deleteProperty(process.env, name)
+}
+// The unit files share a process: leave no input behind for the next file.
+afterAll(clearInputs)
+
 /** Reads the inputs with the real `@actions/core`, from INPUT_* variables as the runner sets them. */
 function read(inputs: Record<string, string>): Read {
   const all: Record<string, string> = {
@@ -30,7 +36,7 @@ function read(inputs: Record<string, string>): Read {
     'api-key': 'mint_abc',
     ...inputs
   }
-  for (const name of Object.keys(process.env)) if (name.startsWith('INPUT_')) Reflect.deleteProperty(process.env, name)
+  clearInputs()
   for (const [name, value] of Object.entries(all)) process.env[`INPUT_${name.toUpperCase()}`] = value
   const secrets: string[] = []
   const warnings: string[] = []
@@ -168,9 +174,49 @@ describe('readSettings', () => {
     ['base-url', 'https://user:pw@api.mintlify.com', 'must not contain credentials'],
     ['base-url', 'https://api.mintlify.com/?x=1', 'must not have a query'],
     ['job-id', '..', 'Input "job-id" must be an id'],
-    ['project-id', 'a b', 'Input "project-id" must not contain spaces']
+    ['project-id', 'a b', 'Input "project-id" must not contain spaces'],
+    // What careless hands wrote: each is an input error, never read as something else.
+    ['timeout', '5 m', 'Input "timeout"'],
+    ['timeout', '1e3', 'Input "timeout"'],
+    ['timeout', '0', 'Input "timeout"'],
+    ['poll-interval', '0.1ms', 'Input "poll-interval"'],
+    ['fail-on', 'failed;timeout', 'Input "fail-on"'],
+    ['fail-on', 'error', 'Input "fail-on"'],
+    ['context', 'true', 'Input "context"'],
+    ['context-limit', '1e4', 'Input "context-limit"'],
+    ['context-limit', '20,000', 'Input "context-limit"'],
+    ['context-limit', '499', 'Input "context-limit"'],
+    ['base-url', 'https://api.mintlify.com/v2/', 'Input "base-url"'],
+    ['base-url', 'http://127.0.0.1.nip.io', 'Input "base-url"'],
+    ['issue-number', '12.0', 'Input "issue-number"'],
+    ['issue-number', '０１２', 'Input "issue-number"'],
+    ['wait', 'yes', 'Input "wait"'],
+    ['project-id', '..', 'Input "project-id"']
   ])('refuses %s = %j, naming the input', (name, value, message) => {
     expect(read({ [name]: value }).error).toContain(message)
+  })
+
+  it.each([
+    ['poll-interval', { 'poll-interval': '1000h', 'max-poll-interval': '1000h' }],
+    ['timeout', { timeout: '600h' }],
+    ['max-poll-interval', { 'max-poll-interval': '1000h' }],
+    ['request-timeout', { 'request-timeout': '9999h' }]
+  ])('refuses a %s longer than a timer can hold, so nothing polls faster than asked', (name, inputs) => {
+    const { error } = read(inputs)
+    expect(error).toContain(`Input "${name}"`)
+    expect(error).toContain('is longer than a timer can hold (about 24.8 days)')
+  })
+
+  it.each([
+    ['a line break', 'mint_abc\ndef_careless', 'a line break (U+000A) at character 9'],
+    ['a control character', 'mint_abc\u0007def_careless', 'a control character (U+0007) at character 9'],
+    ['a zero-width space', 'mint_abc\u200bdef_careless', 'a zero-width space (U+200B) at character 9'],
+    ['a space', 'mint_abc def_careless', 'a space (U+0020) at character 9']
+  ])('refuses an api-key holding %s, saying where, and showing no part of the key', (_, key, where) => {
+    const { error } = read({ 'api-key': key })
+    expect(error).toContain(`Input "api-key" holds ${where}, so it cannot be sent in an HTTP header`)
+    expect(error).not.toContain('careless')
+    expect(error).not.toContain('mint_abc')
   })
 
   it.each([
