@@ -6,10 +6,11 @@ import { BundleAwareSequencer } from './test/support/sequencer.ts'
 const CORES = availableParallelism()
 /**
  * End-to-end tests run side by side in one worker, each with its bundle process: most of their time is spent waiting
- * on other processes and on loopback servers, so five per core keep the cores busy (on 2 cores, 10 bundle processes at
- * once). No test depends on another's speed: each waits on what happened, never on a guess of how long it takes.
+ * (on loopback servers, on Octokit spacing GitHub writes a second apart), so eight per core keep the cores busy (on 2
+ * cores, 16 bundle processes at once). No test depends on another's speed: each waits on what happened, never on a
+ * guess of how long it takes.
  */
-const E2E_TESTS_PER_WORKER = 5
+const E2E_TESTS_PER_WORKER = 8
 /**
  * When a test is taken for hung. A safety net only, never what decides a test: every test waits on what happened (a
  * request arrived, a line was logged, the process exited), so a busy machine makes a test slower, never red. Far
