@@ -30,7 +30,8 @@ export default defineConfig({
       // The repository itself: docs, workflows, dependencies, the release script.
       { test: { name: 'repo', include: ['test/repo/**/*.test.ts'], testTimeout: HUNG_MS } },
       // The bundle run as the runner runs it, against loopback servers. Each test starts its own servers and its own
-      // process, and most of their time is spent waiting, so tests run side by side.
+      // process, and most of their time is spent waiting, so tests run side by side. The files change nothing in the
+      // process they run in, so they share their workers' module cache.
       {
         test: {
           name: 'e2e',
@@ -38,6 +39,7 @@ export default defineConfig({
           globalSetup: ['test/e2e/support/bundle-setup.ts'],
           setupFiles: ['test/e2e/support/bundle-ready.ts'],
           sequence: { concurrent: true },
+          isolate: false,
           maxConcurrency: E2E_TESTS_PER_WORKER,
           testTimeout: HUNG_MS,
           hookTimeout: HUNG_MS

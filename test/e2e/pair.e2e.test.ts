@@ -329,14 +329,13 @@ describe('mode: pair', () => {
     expect(records[0]).toMatchObject({ job: 'job-1', ended: 'completed', requests: [{ kind: 'start', head: A }] })
   })
 
+  // One skip as the bundle meets it, and its check; each of pair's skips is a row of test/unit/modes/pair/.
   it.each([
-    ['a draft', pullEvent('opened', A, { draft: true }), 'is a draft'],
     [
       "the Mintlify agent's own pull request",
       pullEvent('opened', A, { user: 'mintlify[bot]' }),
       'the Mintlify agent (loop prevention)'
-    ],
-    ['a labelled event', pullEvent('labeled', A), 'changes nothing the docs describe']
+    ]
   ])('sends nothing for %s, and the check says neutral', async (_, event, reason) => {
     const { github, api, on } = await world()
     const result = await on(event)
