@@ -122,7 +122,7 @@ async function openGitHubSide(settings: Settings, outside: Outside) {
         ? await loadGitHub(session, digest?.number, transport.redact)
         : undefined
   const pulls = asked && usesPulls(settings) ? await loadPulls(session, outside) : undefined
-  const sweep = sweeps(settings) ? await loadSweep(settings, session, outside) : undefined
+  const sweep = sweeps(settings) ? await loadSweep(session, outside) : undefined
   return { session, desk, reads, history, opened, pulls, sweep }
 }
 
@@ -143,10 +143,12 @@ const sweeps = (settings: Settings): boolean =>
   settings.mode === 'sweep' || (settings.mode === 'pair' && settings.pair.mergeApproved)
 
 /** The docs repository's agent pull requests and their records (see github/docs-sweep.ts). */
-function loadSweep(settings: Settings, session: GitHubSession | Error | undefined, outside: Outside) {
-  return loaded(outside, 'The docs repository cannot be reached (an error in the action).', async () =>
-    (await import('./github/docs-sweep.ts')).openDocsSweep(opened(session), settings.sweep.repository)
-  )
+function loadSweep(session: GitHubSession | Error | undefined, outside: Outside) {
+  return loaded(outside, 'The docs repository cannot be reached (an error in the action).', async () => {
+    const { openDocsSweep } = await import('./github/docs-sweep.ts')
+    const at = opened(session)
+    return (repository: string | undefined) => openDocsSweep(at, repository)
+  })
 }
 
 /**

@@ -39,8 +39,11 @@ export interface StepSetup {
   readonly pulls: Service<PullOperations> | undefined
   /** With `mode: batch`: the branch's history, the merged pull requests, the digest issue. */
   readonly history: Service<History> | undefined
-  /** With `mode: sweep` (and a pair's `merge-approved`): the docs repository's agent pull requests and their records. */
-  readonly sweep: Service<DocsSweep> | undefined
+  /**
+   * With `mode: sweep` (and a pair's `merge-approved`): the agent pull requests of a docs repository (`owner/name`;
+   * undefined: the workflow's own) and their records.
+   */
+  readonly sweep: ((repository: string | undefined) => Service<DocsSweep>) | undefined
   /** Who github-token acts as, asked of GitHub once; undefined without GitHub, or when it would not say. */
   readonly login: () => Promise<string | undefined>
   /** Who docs-token acts as, the same way. */

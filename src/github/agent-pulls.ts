@@ -204,3 +204,15 @@ export async function readChecks(
   if (all.some((state) => state === 'failure' || state === 'error')) return 'fail'
   return all.every((state) => state === 'success') ? 'pass' : 'pending'
 }
+
+/** Why GitHub would not merge it as it stands, by its reviews and mergeability; undefined when it would. */
+export function mergeBlocker(details: PullDetails): string | undefined {
+  const { reviews } = details
+  if (reviews.changesRequested) return 'a reviewer asked for changes'
+  if (!reviews.approved) return 'no approving review'
+  if (details.mergeable === undefined) return 'GitHub has not worked out yet whether it can be merged'
+  if (!details.mergeable || details.mergeState === 'dirty' || details.mergeState === 'behind')
+    return 'its branch is not up to date with its base branch'
+  if (details.mergeState === 'blocked') return "the repository's rules block its merge"
+  return undefined
+}

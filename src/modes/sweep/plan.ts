@@ -1,7 +1,7 @@
 // What the sweep makes of each open pull request of the docs repository, and what it does about it: pure functions of
 // what was read. A pull request its records do not tie to the action is only reported. What may be done is what
 // `sweep-actions` names, at most `sweep-limit` actions a run, oldest pull request first.
-import { isAgent, type OpenPull, type PullDetails } from '../../github/agent-pulls.ts'
+import { isAgent, mergeBlocker, type OpenPull, type PullDetails } from '../../github/agent-pulls.ts'
 import { type AgentRecord, type CodeState, newer } from '../../github/agent-records.ts'
 import type { SweepAction, SweepSettings } from '../../inputs/sweep-settings.ts'
 
@@ -118,15 +118,7 @@ const OUT_OF_DATE = new Set(['dirty', 'behind'])
 
 /** Whether the pull request is approved and mergeable, so that its checks are read to decide a merge. */
 export function mayBeMerged(record: AgentRecord, details: PullDetails, at: Judging): boolean {
-  const { reviews } = details
-  return (
-    mayMerge(record, at) === undefined &&
-    reviews.approved &&
-    !reviews.changesRequested &&
-    details.mergeable === true &&
-    !OUT_OF_DATE.has(details.mergeState) &&
-    details.mergeState !== 'blocked'
-  )
+  return mayMerge(record, at) === undefined && mergeBlocker(details) === undefined
 }
 
 /** What was read of a pull request beyond its details, each only when needed. */

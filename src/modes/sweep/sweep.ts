@@ -52,7 +52,7 @@ export interface SweepAt {
 }
 
 export async function decideSweep(setup: StepSetup): Promise<Decision<Swept>> {
-  const github = setup.sweep
+  const github = setup.sweep?.(setup.settings.sweep.repository)
   if (github === undefined) return { kind: 'error', reason: `mode: sweep could not reach GitHub. ${AFTER}` }
   const { settings } = setup
   const at: SweepAt = {
