@@ -139,14 +139,12 @@ function usesGitHub(settings: Settings, eventName: string): boolean {
 }
 
 /** Whether the step reads the docs repository's agent pull requests: a sweep, or a pair's `merge-approved`. */
-const sweeps = (settings: Settings): boolean =>
-  settings.mode === 'sweep' || (settings.mode === 'pair' && settings.pair.mergeApproved)
+const sweeps = (use: Settings) => use.mode === 'sweep' || (use.mode === 'pair' && use.pair.mergeApproved)
 
 /** The docs repository's agent pull requests and their records (see github/docs-sweep.ts). */
 function loadSweep(session: GitHubSession | Error | undefined, outside: Outside) {
   return loaded(outside, 'The docs repository cannot be reached (an error in the action).', async () => {
-    const { openDocsSweep } = await import('./github/docs-sweep.ts')
-    const at = opened(session)
+    const [{ openDocsSweep }, at] = [await import('./github/docs-sweep.ts'), opened(session)]
     return (repository: string | undefined) => openDocsSweep(at, repository)
   })
 }
