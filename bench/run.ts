@@ -7,6 +7,7 @@ import { measureRunRequests } from './github.ts'
 import { MONTH_SCALE, measureMonth } from './month.ts'
 import { measureScaled, SCALE } from './scaled.ts'
 import { measureSoak } from './soak.ts'
+import { measureSweeps } from './sweep.ts'
 
 const verdicts: { target: string; holds: boolean; detail: string }[] = []
 function judge(target: string, holds: boolean, detail: string): void {
@@ -304,6 +305,72 @@ judge(
   'a run the gates skip <= 1.6x the toolkit floor, spawn to exit',
   skippedRatio <= 1.6,
   `${skippedRatio.toFixed(2)}x`
+)
+
+console.log('\n## 7. Agent pull requests over a quarter, with and without a weekly sweep (simulated clock)\n')
+console.log(
+  'Thirteen weeks: two code pull requests each weekday with their docs pull requests (mode: pair, whose run on'
+)
+console.log(
+  'a close misses one event in ten; a new job takes over one code pull request in sixteen), a batch each Monday,'
+)
+console.log(
+  'a single run and a request each week. People review about half of the docs pull requests and merge most of'
+)
+console.log(
+  'those they approve, close a few; about one in six conflicts with its base. The sweep runs each Monday with'
+)
+console.log('every action allowed and the default sweep-limit (10), in-process against the simulated GitHub.\n')
+const sweeps = await measureSweeps()
+const days = (value: number): string => `${value.toFixed(0)} days`
+console.log(
+  table(
+    ['strategy', 'agent PRs opened', 'merged', 'closed unmerged', 'open at the end', 'longest open', 'sweeps did'],
+    sweeps.rows.map((row) => [
+      row.strategy,
+      String(row.opened),
+      String(row.merged),
+      String(row.closed),
+      String(row.openAtEnd),
+      days(row.longestOpenDays),
+      row.perSweep.length === 0
+        ? ''
+        : `closed ${row.bySweep.closed}, merged ${row.bySweep.merged}, asked ${row.bySweep.asked}, failed ${row.bySweep.failed}`
+    ])
+  )
+)
+const [unswept, swept] = sweeps.rows
+if (swept?.longestOpenWhy) console.log(`\nThe longest-open one after the sweeps: ${swept.longestOpenWhy}.`)
+const perSweep = swept?.perSweep ?? []
+console.log(
+  `GitHub requests of a weekly sweep: ${Math.min(...perSweep)} to ${Math.max(...perSweep)} ` +
+    `(${(perSweep.reduce((sum, count) => sum + count, 0) / Math.max(1, perSweep.length)).toFixed(0)} on average).\n`
+)
+const costRow = (name: string, cost: typeof sweeps.hundred): string[] => [
+  name,
+  String(cost.open),
+  String(cost.reads),
+  String(cost.writes),
+  String(cost.graphql),
+  String(cost.points)
+]
+console.log(
+  table(
+    ['one sweep', 'open agent PRs', 'REST reads', 'REST writes', 'GraphQL', 'points (reads 1, writes 5)'],
+    [costRow('report only', sweeps.reportOnly), costRow('every action, sweep-limit 10', sweeps.hundred)]
+  )
+)
+if (unswept && swept) {
+  judge(
+    'a weekly sweep leaves at most half the open agent pull requests of no sweep',
+    swept.openAtEnd <= unswept.openAtEnd / 2,
+    `${swept.openAtEnd} vs ${unswept.openAtEnd}`
+  )
+}
+judge(
+  "a sweep of 100 open agent pull requests within GitHub's secondary limits (<= 900 points, <= 80 writes)",
+  sweeps.hundred.points <= 900 && sweeps.hundred.writes <= 80,
+  `${sweeps.hundred.points} points, ${sweeps.hundred.writes} writes`
 )
 
 console.log('\n## Verdicts\n')

@@ -1,7 +1,8 @@
 // `npm run demo`: the bundled action run exactly as the Actions runner would run it, and what a user would see. By
 // default against a local simulated admin API and a simulated GitHub (no account needed; see scenario.ts);
 // `npm run demo -- pair` plays a code pull request's life with `mode: pair` (see pair.ts), `npm run demo -- batch` a
-// daily batch with `mode: batch` (see batch.ts), `npm run demo -- command` requests from comments (see command.ts).
+// daily batch with `mode: batch` (see batch.ts), `npm run demo -- command` requests from comments (see command.ts), `npm run demo -- sweep` a weekly
+// sweep of the open agent pull requests (see sweep.ts).
 // With MINTLIFY_API_KEY and
 // MINTLIFY_PROJECT_ID set, it uses the real API instead: it starts a job from MINTLIFY_PROMPT, or waits for
 // MINTLIFY_JOB_ID.
@@ -10,13 +11,14 @@ import { renderRunnerLog, renderSummaryText } from '../sim/runner-log.ts'
 import { showBatchDemo } from './batch.ts'
 import { showCommandDemo } from './command.ts'
 import { showPairDemo } from './pair.ts'
+import { showSweepDemo } from './sweep.ts'
 import { DEMO_PROMPT, runDemoScenario } from './scenario.ts'
 
 const real = process.env['MINTLIFY_API_KEY'] !== undefined
 const story = process.argv[2] ?? 'merged'
-const STORIES = ['merged', 'pair', 'batch', 'command']
+const STORIES = ['merged', 'pair', 'batch', 'command', 'sweep']
 if (!STORIES.includes(story)) {
-  console.error(`No demo named "${story}": npm run demo, or npm run demo -- pair, batch or command.`)
+  console.error(`No demo named "${story}": npm run demo, or npm run demo -- pair, batch, command or sweep.`)
   process.exit(2)
 }
 const debug = process.env['RUNNER_DEBUG'] === '1'
@@ -47,6 +49,8 @@ if (real) {
   process.exitCode = await showPairDemo(entry, line)
 } else if (story === 'batch') {
   process.exitCode = await showBatchDemo(entry, line)
+} else if (story === 'sweep') {
+  process.exitCode = await showSweepDemo(entry, line)
 } else if (story === 'command') {
   process.exitCode = await showCommandDemo(entry, line)
 } else {

@@ -22,12 +22,18 @@ const INPUT_GROUPS: readonly (readonly [string, readonly string[]])[] = [
       'mode',
       'pair-drafts',
       'merged-label',
+      'merge-approved',
       'docs-token',
       'batch-branch',
       'batch-limit',
       'batch-since',
       'digest-label',
-      'batch-notify'
+      'batch-notify',
+      'docs-repository',
+      'sweep-actions',
+      'sweep-limit',
+      'stale-after',
+      'sweep-window'
     ]
   ],
   [

@@ -13,6 +13,7 @@ import {
   type SimulatedIssue
 } from './github-history.ts'
 import { permissionAnswer, type Reaction, react } from './github-people.ts'
+import { edited, lifeView, listPulls, merge, type PullLife, pullListing } from './github-pulls.ts'
 
 export interface StoredComment {
   readonly id: number
@@ -51,12 +52,12 @@ export interface SimulatedCompare {
 }
 
 /** A pull request, as the tests set it up and as the action's writes leave it. */
-export interface SimulatedPull {
+export interface SimulatedPull extends PullLife {
   readonly number: number
   readonly title?: string
   readonly user?: string
   state: 'open' | 'closed'
-  readonly merged?: boolean
+  merged?: boolean
   labels: string[]
   readonly files?: readonly SimulatedFile[]
   readonly headSha?: string
@@ -145,6 +146,8 @@ export interface FakeGitHubOptions {
   readonly failReads?: Readonly<Record<string, number>>
   /** Each login's role on the workflow's repository (`admin`, `maintain`, `write`, `triage`, `read`); `read` if not named. */
   readonly roles?: Readonly<Record<string, string>>
+  /** The time of each write (milliseconds since the epoch): a benchmark's simulated clock. A second apart by default. */
+  readonly now?: () => number
 }
 
 /** GitHub refuses a comment longer than this, with this answer. */
@@ -242,6 +245,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
 }
 
 function stamp(world: World): string {
+  if (world.options.now) return new Date(world.options.now()).toISOString()
   return new Date((world.clock += 1000)).toISOString()
 }
 
@@ -357,7 +361,26 @@ function read(world: World, request: Request, repo: string, rest: string): void 
   }
   const compare = /^\/compare\/(.+)$/.exec(rest)
   if (compare) return sendCompare(world, request, decodeURIComponent(compare[1] ?? ''))
-  return sendJson(res, 404, { message: 'Not Found' })
+  return readPullLives(world, request, repo, rest)
+}
+
+/** The listings of pull requests and of what is on them, as a sweep reads them. */
+function readPullLives(world: World, request: Request, repo: string, rest: string): void {
+  const { res, url } = request
+  const pulls = world.pulls.get(repo) ?? []
+  const base = `${request.base}${url.pathname}${url.search}`
+  if (rest === '/pulls') {
+    const { items, headers } = paged(listPulls(pulls, url), url, base)
+    const listed = items.map((pull) => {
+      const { mergeable: _m, mergeable_state: _s, ...view } = pullView(repo, pull)
+      return view
+    })
+    return sendJson(res, 200, listed, headers)
+  }
+  const listing = pullListing(pulls, rest)
+  if (!listing) return sendJson(res, 404, { message: 'Not Found' })
+  const { items, headers } = paged(listing.items, url, base)
+  return sendJson(res, 200, listing.wrap ? listing.wrap(items) : items, headers)
 }
 
 /** The reads of a repository's history, when the test gave one: undefined for any other read. */
@@ -528,8 +551,15 @@ function writePullsAndChecks(
     if (body['state'] === 'open' && found.state === 'closed' && (found.branchDeleted === true || found.merged)) {
       return sendJson(res, 422, { message: 'state cannot be changed. The head branch was deleted.' })
     }
+    edited(found, body['state'], stamp(world))
     if (body['state'] === 'closed' || body['state'] === 'open') found.state = body['state']
     return done(200, pullView(repo, found))
+  }
+  const merging = /^\/pulls\/(\d+)\/merge$/.exec(rest)
+  const mergeable = merging ? pullOf(world, repo, Number(merging[1])) : undefined
+  if (mergeable && req.method === 'PUT') {
+    const answer = merge(mergeable, body, stamp(world))
+    return answer.status === 200 ? done(200, answer.body) : sendJson(res, answer.status, answer.body)
   }
   if (rest === '/check-runs' && req.method === 'POST') {
     const run: CheckRun = {
@@ -597,7 +627,8 @@ function pullView(repo: string, pull: SimulatedPull) {
     merged: pull.merged ?? false,
     labels: pull.labels.map((name) => ({ name })),
     head: { sha: pull.headSha ?? 'f'.repeat(40) },
-    html_url: `https://github.com/${repo}/pull/${pull.number}`
+    html_url: `https://github.com/${repo}/pull/${pull.number}`,
+    ...lifeView(pull)
   }
 }
 

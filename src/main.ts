@@ -22,7 +22,7 @@ export async function run(): Promise<void> {
     await runner.cannotStart(errorMessage(error))
     return
   }
-  const wrongEvent = eventProblem(settings, environment.eventName)
+  const wrongEvent = eventProblem(settings, environment.eventName, environment.repository)
   if (wrongEvent !== undefined) {
     await runner.cannotStart(wrongEvent, 'the mode does not go with this event')
     return

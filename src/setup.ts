@@ -41,7 +41,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const clock = stepClock(transport.cancelSignal)
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
-  const { session, desk, reads, history, opened, pulls } = await openGitHubSide(settings, outside)
+  const { session, desk, reads, history, opened, pulls, sweep } = await openGitHubSide(settings, outside)
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
   runner.log.info(startLine(settings))
@@ -66,6 +66,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     reads,
     pulls,
     history,
+    sweep,
     desk,
     redact: transport.redact,
     login: async () => (session instanceof Error ? undefined : session?.login()),
@@ -74,8 +75,8 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     runId: environment.runId,
     step: environment.step,
     log: runner.log,
-    openComment: (start) =>
-      settings.githubUse.comment && thread ? new TrackingComment(thread, commentRunner, start) : undefined,
+    openComment: (start, on = settings.githubUse.comment ? thread : undefined) =>
+      on ? new TrackingComment(on, commentRunner, start) : undefined,
     compose: async (prompt) => {
       const change = settings.context === 'auto' ? await reads?.change() : undefined
       return composeFor(desk?.read?.kind === 'request', prompt, settings, change, { redact: transport.redact, runner })
@@ -121,7 +122,8 @@ async function openGitHubSide(settings: Settings, outside: Outside) {
         ? await loadGitHub(session, digest?.number, transport.redact)
         : undefined
   const pulls = asked && usesPulls(settings) ? await loadPulls(session, outside) : undefined
-  return { session, desk, reads, history, opened, pulls }
+  const sweep = sweeps(settings) ? await loadSweep(session, outside) : undefined
+  return { session, desk, reads, history, opened, pulls, sweep }
 }
 
 /** Whether the step may use GitHub at all: the union of what each room of GitHub work is loaded for. */
@@ -131,8 +133,20 @@ function usesGitHub(settings: Settings, eventName: string): boolean {
     readsChange(settings, eventName) ||
     settings.mode === 'batch' ||
     usesIssue(settings.githubUse) ||
-    usesPulls(settings)
+    usesPulls(settings) ||
+    sweeps(settings)
   )
+}
+
+/** Whether the step reads the docs repository's agent pull requests: a sweep, or a pair's `merge-approved`. */
+const sweeps = (use: Settings) => use.mode === 'sweep' || (use.mode === 'pair' && use.pair.mergeApproved)
+
+/** The docs repository's agent pull requests and their records (see github/docs-sweep.ts). */
+function loadSweep(session: GitHubSession | Error | undefined, outside: Outside) {
+  return loaded(outside, 'The docs repository cannot be reached (an error in the action).', async () => {
+    const [{ openDocsSweep }, at] = [await import('./github/docs-sweep.ts'), opened(session)]
+    return (repository: string | undefined) => openDocsSweep(at, repository)
+  })
 }
 
 /**

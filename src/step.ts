@@ -8,6 +8,7 @@ import { checkGuardrail } from './after-job/guardrail.ts'
 import { decidePair } from './modes/pair/pair.ts'
 import { closeSuperseded, type Paired } from './modes/pair/docs-pull.ts'
 import { decideBatch, notifyCovered } from './modes/batch/batch.ts'
+import { decideSweep, type Swept } from './modes/sweep/sweep.ts'
 import { answerRequest, decideRequest, type HandledRequest, keepsCheck, unaskedOf } from './modes/requests/requests.ts'
 import type { BatchPlan } from './github/tracking-record.ts'
 import type { Settings } from './inputs/settings.ts'
@@ -63,6 +64,7 @@ type Decided =
   | { readonly mode: 'pair'; readonly decision: Decision<Paired> }
   | { readonly mode: 'batch'; readonly decision: Decision<BatchPlan> }
   | { readonly mode: 'requests'; readonly decision: Decision<HandledRequest> }
+  | { readonly mode: 'sweep'; readonly decision: Decision<Swept> }
 
 /** What to do with this event, as the mode says; the gates first, wherever a prompt would be sent. */
 async function decide(setup: StepSetup): Promise<Decided> {
@@ -75,6 +77,8 @@ async function decide(setup: StepSetup): Promise<Decided> {
       return { mode: 'pair', decision: await decidePair(setup) }
     case 'batch':
       return { mode: 'batch', decision: await decideBatch(setup) }
+    case 'sweep':
+      return { mode: 'sweep', decision: await decideSweep(setup) }
   }
 }
 
@@ -91,6 +95,8 @@ async function afterJob(decided: Decided, setup: StepSetup, result: WaitResult):
       return
     case 'requests':
       return answerRequest(setup, decided.decision, result)
+    case 'sweep':
+      return
   }
 }
 
@@ -184,7 +190,14 @@ function stepFacts(settings: Settings, decided: Decided, redact: Redact): StepFa
   const made = decision.kind === 'job' && decision.sent ? decision.submission?.kind : undefined
   const ended = decided.mode === 'pair' && decision.kind === 'skipped' ? decided.decision.extra?.told : undefined
   const asked = decided.mode === 'requests' ? decided.decision.extra : undefined
-  const taken = made === 'start' ? 'started' : made === 'follow-up' ? 'followed-up' : (ended ?? 'none')
+  const swept = decided.mode === 'sweep' ? decided.decision.extra : undefined
+  const taken = swept
+    ? 'swept'
+    : made === 'start'
+      ? 'started'
+      : made === 'follow-up'
+        ? 'followed-up'
+        : (ended ?? 'none')
   const prompt = asked?.prompt ?? settings.prompt
   return {
     projectId: settings.projectId,
@@ -193,6 +206,7 @@ function stepFacts(settings: Settings, decided: Decided, redact: Redact): StepFa
     jobsStarted: made === 'start' ? 1 : 0,
     jobId: decision.jobId,
     batch: decided.mode === 'batch' ? decided.decision.extra : undefined,
+    sweep: swept,
     sent:
       prompt === undefined || sentKind === undefined
         ? undefined

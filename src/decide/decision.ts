@@ -3,6 +3,7 @@
 import type { AgentJob } from '../admin-api/agent-job.ts'
 import type { AdminApi } from '../admin-api/client.ts'
 import type { CommentThread } from '../github/thread.ts'
+import type { DocsSweep } from '../github/docs-sweep.ts'
 import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
 import type { History } from '../github/history.ts'
@@ -38,6 +39,11 @@ export interface StepSetup {
   readonly pulls: Service<PullOperations> | undefined
   /** With `mode: batch`: the branch's history, the merged pull requests, the digest issue. */
   readonly history: Service<History> | undefined
+  /**
+   * With `mode: sweep` (and a pair's `merge-approved`): the agent pull requests of a docs repository (`owner/name`;
+   * undefined: the workflow's own) and their records.
+   */
+  readonly sweep: ((repository: string | undefined) => Service<DocsSweep>) | undefined
   /** Who github-token acts as, asked of GitHub once; undefined without GitHub, or when it would not say. */
   readonly login: () => Promise<string | undefined>
   /** Who docs-token acts as, the same way. */
@@ -53,8 +59,11 @@ export interface StepSetup {
   readonly log: Logger
   /** Replaces the key and the token in what is shown or recorded: a prompt may quote them. */
   readonly redact: Redact
-  /** The job's tracking comment, with `comment: true` and GitHub opened. */
-  readonly openComment: (start: CommentStart) => TrackingComment | undefined
+  /**
+   * The job's tracking comment, with `comment: true` and GitHub opened; on `thread` (a sweep's record's own issue or
+   * pull request) when given.
+   */
+  readonly openComment: (start: CommentStart, thread?: CommentThread) => TrackingComment | undefined
   /** The prompt as it is sent: with `context: auto`, followed by what changed. */
   readonly compose: (prompt: string) => Promise<string>
 }

@@ -31,6 +31,8 @@ export interface PromptToSend {
   readonly text?: () => Promise<string>
   /** With `mode: pair`: the source pull request's head commit the prompt describes. */
   readonly head?: string
+  /** A person asked for it, with `command` or `label`. */
+  readonly asked?: boolean
 }
 
 export async function sendPrompt(
@@ -55,7 +57,8 @@ export async function sendPrompt(
   const text = await (ask.text ?? (() => setup.compose(prompt)))()
   const submission = {
     ...submissionOf(settings, run, setup.clock, { prompt, shown }, target.kind),
-    ...(ask.head ? { head: ask.head } : {})
+    ...(ask.head ? { head: ask.head } : {}),
+    ...(ask.asked ? { asked: true as const } : {})
   }
   await comment?.recordBeforeSending(submission)
   if (setup.clock.cancelled()) {

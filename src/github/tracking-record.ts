@@ -29,6 +29,8 @@ export interface Submission {
   readonly step?: string
   /** With `mode: pair`: the source pull request's head commit this prompt described. */
   readonly head?: string
+  /** A person asked for it (`command` or `label`): what the sweep names the docs pull request's origin by. */
+  readonly asked?: true
 }
 
 /** With `mode: batch`: the commits and pull requests a batch covers, and which of them were sent. */
@@ -242,7 +244,8 @@ function isTrackedRequest(value: unknown): value is Submission {
     (request['project'] === undefined || typeof request['project'] === 'string') &&
     (request['at'] === undefined || Number.isSafeInteger(request['at'])) &&
     (request['step'] === undefined || typeof request['step'] === 'string') &&
-    (request['head'] === undefined || (typeof request['head'] === 'string' && COMMIT.test(request['head'])))
+    (request['head'] === undefined || (typeof request['head'] === 'string' && COMMIT.test(request['head']))) &&
+    (request['asked'] === undefined || request['asked'] === true)
   )
 }
 

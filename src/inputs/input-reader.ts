@@ -26,6 +26,11 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1
  */
 export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   mode: 'single',
+  'merge-approved': 'false',
+  'sweep-actions': '',
+  'sweep-limit': '10',
+  'stale-after': '14d',
+  'sweep-window': '30d',
   context: 'none',
   'context-limit': '20000',
   'base-url': 'https://api.mintlify.com',

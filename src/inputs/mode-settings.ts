@@ -5,10 +5,11 @@ import { eventLabel, PULL_EVENTS, REQUEST_EVENTS } from '../runner/events.ts'
 import { readGitHubToken } from './credentials.ts'
 import { type PathFilter, readPatterns } from './gate-settings.ts'
 import type { InputReader } from './input-reader.ts'
+import { docsTokenProblem, readSweepSettings, type SweepSettings } from './sweep-settings.ts'
 
 import { DAY_MS, parseDuration } from '../text/duration.ts'
 
-export const MODES = ['single', 'pair', 'batch'] as const
+export const MODES = ['single', 'pair', 'batch', 'sweep'] as const
 export type Mode = (typeof MODES)[number]
 
 export interface ModeSettings {
@@ -19,6 +20,8 @@ export interface ModeSettings {
     readonly drafts: boolean
     /** The label a docs pull request gets once its source pull request is merged; undefined for none. */
     readonly mergedLabel: string | undefined
+    /** Once the code pull request merges, merge its docs pull request too when approved, mergeable and green. */
+    readonly mergeApproved: boolean
   }
   /** A token for the docs repository (masked); '' to use `github-token` where the docs are the workflow's own. */
   readonly docsToken: string
@@ -30,6 +33,8 @@ export interface ModeSettings {
   readonly batch: Batching
   /** Requests from people: a comment command, a label. */
   readonly requests: RequestSettings
+  /** With `mode: sweep`. */
+  readonly sweep: SweepSettings
 }
 
 /** The repository roles, least first: who may ask is at least `command-permission`. */
@@ -76,8 +81,20 @@ export interface Batching {
   readonly notify: boolean
 }
 
-/** Why this run's event does not go with the mode, before any request; undefined when it does. */
-export function eventProblem(modes: ModeSettings, eventName: string): string | undefined {
+/** The events a sweep runs on: a schedule, or by hand. */
+const SWEEP_EVENTS = new Set(['schedule', 'workflow_dispatch'])
+
+/**
+ * Why this run's event (or, for a sweep, its repository, GITHUB_REPOSITORY) does not go with the mode, before any
+ * request; undefined when it does.
+ */
+export function eventProblem(modes: ModeSettings, eventName: string, repository = ''): string | undefined {
+  if (modes.mode === 'sweep') {
+    if (!SWEEP_EVENTS.has(eventName)) {
+      return `"mode: sweep" looks over every open agent pull request at once, so it runs on schedule or workflow_dispatch events; this run's event is "${eventLabel(eventName)}". Run it on: schedule (weekly, say) and workflow_dispatch.`
+    }
+    return docsTokenProblem(modes.sweep, modes.docsToken, repository)
+  }
   if (modes.mode !== 'pair' || PULL_EVENTS.has(eventName)) return undefined
   if (takesRequests(modes.requests) && REQUEST_EVENTS.has(eventName)) return undefined
   return `"mode: pair" keeps a docs pull request in step with a code pull request, so it runs on pull_request or pull_request_target events; this run's event is "${eventLabel(eventName)}". Run it on: pull_request with types [opened, reopened, ready_for_review, synchronize, closed].`
@@ -87,7 +104,10 @@ export function eventProblem(modes: ModeSettings, eventName: string): string | u
 export function readModeSettings(reader: InputReader, request: { readonly jobId: string | undefined }): ModeSettings {
   const given = reader.text('mode').toLowerCase() || 'single'
   const mode = MODES.find((candidate) => candidate === given)
-  if (mode === undefined) reader.problem(`Input "mode" must be ${MODES.join(' or ')}; got "${reader.text('mode')}".`)
+  if (mode === undefined)
+    reader.problem(
+      `Input "mode" must be ${MODES.slice(0, -1).join(', ')} or ${MODES.at(-1) ?? ''}; got "${reader.text('mode')}".`
+    )
   if (mode === 'pair' && request.jobId !== undefined) {
     reader.problem(
       'Input "job-id" does not go with "mode: pair": the job is the one recorded on the pull request, and each event of the pull request starts it or follows it up.'
@@ -105,11 +125,16 @@ export function readModeSettings(reader: InputReader, request: { readonly jobId:
   return {
     mode: mode ?? 'single',
     batch: readBatching(reader),
-    pair: { drafts: reader.boolean('pair-drafts'), mergedLabel: mergedLabel === '' ? undefined : mergedLabel },
+    pair: {
+      drafts: reader.boolean('pair-drafts'),
+      mergedLabel: mergedLabel === '' ? undefined : mergedLabel,
+      mergeApproved: reader.boolean('merge-approved')
+    },
     docsToken: readGitHubToken(reader, false, 'docs-token'),
     check: check ? { name: checkName } : undefined,
     docsPaths: readPatterns(reader, 'docs-paths'),
-    requests: readRequestSettings(reader)
+    requests: readRequestSettings(reader),
+    sweep: readSweepSettings(reader)
   }
 }
 

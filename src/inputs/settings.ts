@@ -101,8 +101,10 @@ export function readSettings(source: InputSource): Settings {
   }
   // A pair keeps its record on the pull request, a batch on the digest issue, a request on its issue or pull request;
   // a pair tells the agent what changed.
-  const keepsRecord = pair || modes.mode === 'batch' || takesRequests(modes.requests)
-  const reporting = { ...readReporting(reader), ...(keepsRecord ? { comment: true } : {}) }
+  const sweep = modes.mode === 'sweep'
+  const keepsRecord = pair || modes.mode === 'batch' || takesRequests(modes.requests) || sweep
+  // A sweep writes on the records' own issues and pull requests, not on an issue of its event.
+  const reporting = { ...readReporting(reader), ...(keepsRecord ? { comment: !sweep } : {}) }
   const context = pair ? { ...asked, context: 'auto' as const } : asked
   const gates = readGates(reader)
   const maxJobsPerHour = readMaxJobsPerHour(reader)
@@ -112,10 +114,10 @@ export function readSettings(source: InputSource): Settings {
     record: keepsRecord,
     findJob: request.followUp && request.jobId === undefined,
     readFiles: context.context === 'auto' || (request.prompt !== undefined && gatesOnFiles),
-    gate: request.prompt !== undefined,
+    gate: request.prompt !== undefined && !sweep,
     countJobs: (request.prompt !== undefined || takesRequests(modes.requests)) && maxJobsPerHour !== undefined
   }
-  const githubToken = readGitHubToken(reader, needsToken(githubUse))
+  const githubToken = readGitHubToken(reader, needsToken(githubUse) || sweep)
   reader.finish()
   if (!baseUrl) throw new Error('base-url was not read, yet no problem was recorded')
   return {
@@ -145,7 +147,8 @@ function readJobRequest(reader: InputReader) {
   const prompt = reader.source.getInput('prompt', { trimWhitespace: false })
   const hasPrompt = prompt.trim() !== ''
   // With a command, a comment's words are the prompt.
-  if (jobId === '' && !hasPrompt && reader.text('command') === '') {
+  const sweep = reader.text('mode').toLowerCase() === 'sweep'
+  if (jobId === '' && !hasPrompt && reader.text('command') === '' && !sweep) {
     reader.problem(
       'Input "prompt" or "job-id" is required: "prompt" to start an agent job (or, with "job-id", to follow one up), "job-id" alone to wait for a job started elsewhere.'
     )
@@ -199,9 +202,14 @@ function refuseWithRequests(
       'Inputs "command" and "label" do not go with "mode: batch": a batch covers merged pull requests, on its own schedule. Answer requests in a step of their own.'
     )
   }
+  if (modes.mode === 'sweep' && (request.jobId !== undefined || takesRequests(requests))) {
+    reader.problem(
+      'Inputs "job-id", "command" and "label" do not go with "mode: sweep": a sweep looks over the open agent pull requests its records name, and follows up only their own jobs.'
+    )
+  }
   if (request.followUp && modes.mode !== 'single') {
     reader.problem(
-      `Input "follow-up" does not go with "mode: ${modes.mode}": ${modes.mode === 'pair' ? 'each push already follows up the job recorded on the pull request' : 'each batch starts its own job'}.`
+      `Input "follow-up" does not go with "mode: ${modes.mode}": ${modes.mode === 'pair' ? 'each push already follows up the job recorded on the pull request' : modes.mode === 'sweep' ? 'a sweep follows up only the jobs of its conflicted docs pull requests' : 'each batch starts its own job'}.`
     )
   }
   if (takesRequests(requests) && request.jobId !== undefined) {

@@ -184,11 +184,12 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
   const outputs: Outputs = {
     ...resultOutputs(result),
     ...previewOutputs(ending.preview),
-    'skip-reason': result.kind === 'skipped' ? result.reason : '',
+    'skip-reason': result.kind === 'skipped' && facts.sweep === undefined ? result.reason : '',
     'action-taken': facts.actionTaken,
     'requested-by': facts.requestedBy ?? '',
     guardrail: guardrail === undefined || guardrail.kind === 'unchecked' ? '' : guardrail.kind,
-    ...batchOutputs(facts)
+    ...batchOutputs(facts),
+    ...(facts.sweep ? { sweep: facts.sweep.output } : {})
   }
   const text = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value)
   const number = (value: string | undefined): number | null => (text(value) === null ? null : Number(value))
@@ -209,7 +210,8 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
     'batch-prs': facts.batch === undefined ? null : facts.batch.included.map((pull) => pull.number),
     guardrail: text(outputs.guardrail),
     'duration-s': Math.round(result.elapsedMs / 1000),
-    'jobs-started': facts.jobsStarted
+    'jobs-started': facts.jobsStarted,
+    sweep: facts.sweep ? (JSON.parse(facts.sweep.output) as unknown) : null
   }
   return { ...outputs, result: JSON.stringify(summary) }
 }

@@ -25,12 +25,16 @@ export interface StepFacts {
   readonly guardrail?: Guardrail | undefined
   /** With `mode: batch`: what the batch covers. */
   readonly batch?: BatchPlan | undefined
+  /** With `mode: sweep`: its section of the summary (Markdown, made safe where it was made) and the `sweep` output. */
+  readonly sweep?: { readonly summary: string; readonly output: string } | undefined
   /** The tracking comment, with `comment: true`: why it could not be written, and whether a re-run can find the job. */
   readonly comment?: { readonly problem: string | undefined; readonly protectsReruns: boolean } | undefined
 }
 
 export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict): string {
   // A skip is one line: nothing was sent, so there is no job to show.
+  if (facts.sweep !== undefined && result.kind === 'skipped')
+    return `<h3>${headingOf('swept')}</h3>\n<p>${forMarkdown(verdict.message, 600)}</p>\n\n${facts.sweep.summary}\n`
   if (result.kind === 'skipped')
     return `<h3>${headingOf('skipped')}</h3>\n<p>${forMarkdown(verdict.message, 600)}</p>\n`
   const job = result.job

@@ -34,6 +34,7 @@ export const OUTPUT_NAMES = [
   'batch-prs',
   'batch-from',
   'batch-to',
+  'sweep',
   'result'
 ] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -56,7 +57,8 @@ export const RESULT_KEYS = [
   'batch-prs',
   'guardrail',
   'duration-s',
-  'jobs-started'
+  'jobs-started',
+  'sweep'
 ] as const
 export type ResultKey = (typeof RESULT_KEYS)[number]
 

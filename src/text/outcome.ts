@@ -18,9 +18,10 @@ export type Outcome = TerminalStatus | 'timeout' | 'error' | 'cancelled' | 'star
 
 /**
  * An outcome, `active` while the job runs, `sending` while a prompt is on its way, or (with `mode: pair`) how the code
- * pull request ended, or that its job took no follow-up and another replaces it: what the summary and the comment say.
+ * pull request ended, or that its job took no follow-up and another replaces it, or (with `mode: sweep`) that the
+ * agent pull requests were swept: what the summary and the comment say.
  */
-export type Stage = Outcome | 'active' | 'sending' | 'merged' | 'closed' | 'reopened' | 'superseded'
+export type Stage = Outcome | 'active' | 'sending' | 'merged' | 'closed' | 'reopened' | 'superseded' | 'swept'
 
 /** What the log, the summary and the comment call each stage. */
 export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; readonly title: string }>> = {
@@ -38,7 +39,8 @@ export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; rea
   merged: { emoji: '🔀', title: 'Code pull request merged' },
   closed: { emoji: '🚫', title: 'Code pull request closed' },
   reopened: { emoji: '🔁', title: 'Code pull request reopened' },
-  superseded: { emoji: '↪️', title: 'Follow-up refused: a new job takes over' }
+  superseded: { emoji: '↪️', title: 'Follow-up refused: a new job takes over' },
+  swept: { emoji: '🧹', title: 'Agent pull requests swept' }
 }
 
 /** The heading of a stage, e.g. `✅ Mintlify agent job completed`. */

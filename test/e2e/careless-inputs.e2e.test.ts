@@ -240,7 +240,8 @@ describe('inputs, time and signals', () => {
       'batch-prs': null,
       guardrail: null,
       'duration-s': 0,
-      'jobs-started': 0
+      'jobs-started': 0,
+      sweep: null
     })
     expect(outputs).toEqual({
       status: '',
@@ -263,7 +264,8 @@ describe('inputs, time and signals', () => {
       'batch-size': '',
       'batch-prs': '',
       'batch-from': '',
-      'batch-to': ''
+      'batch-to': '',
+      sweep: ''
     })
     expect(result.summary).toContain('The step did not start: inputs are invalid.')
     expect(result.summary).toContain('<li>Input &quot;timeout&quot; must be a positive duration')

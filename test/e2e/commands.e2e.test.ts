@@ -114,6 +114,14 @@ describe('comment commands', () => {
     expect(github.comments.filter((stored) => readMarker(stored.body)?.job === 'job-1')).toHaveLength(1)
   })
 
+  it("records a person's request as asked, so that a sweep tells its docs pull request's origin", async () => {
+    const { github, comment } = await world()
+    const result = await comment('/docs document the new flag')
+    expect(result.exitCode, result.stdout).toBe(0)
+    const record = github.comments.map((stored) => readMarker(stored.body)).find((state) => state?.job === 'job-1')
+    expect(record?.requests.map((request) => request.asked)).toEqual([true])
+  })
+
   it('starts a new job with /docs new, even with a job recorded', async () => {
     const { api, comment } = await world({ existing: [RECORDED] })
     const result = await comment('/docs new rewrite the auth guide')

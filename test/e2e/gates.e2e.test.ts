@@ -379,7 +379,8 @@ describe('the result output', () => {
         'batch-prs',
         'guardrail',
         'duration-s',
-        'jobs-started'
+        'jobs-started',
+        'sweep'
       ].sort()
     )
     expect(parsed).toMatchObject({

@@ -199,6 +199,22 @@ describe('mode: pair', () => {
     expect(readMarker(tracking?.body)?.source).toBe('merged')
   })
 
+  it('with merge-approved, merges the approved, mergeable and green docs pull request when its code pull request merges', async () => {
+    const approved = {
+      reviews: [{ user: 'mona', state: 'APPROVED' as const }],
+      checks: { runs: ['completed/success'] }
+    }
+    const docs = GITHUB.pulls?.['acme/docs']?.map((pull) => ({ ...pull, ...approved })) ?? []
+    const { github, on } = await world({ ...GITHUB, pulls: { 'acme/docs': docs } })
+    await on(pullEvent('opened', A))
+    const merged = await on(pullEvent('closed', A, { merged: true }), { 'merge-approved': 'true' })
+    expect(merged.exitCode, merged.stdout).toBe(0)
+    expect(merged.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'merged' })
+    expect(github.pulls.get('acme/docs')?.[0]).toMatchObject({ state: 'closed', merged: true })
+    expect(github.comments.filter((comment) => comment.repo === 'acme/docs')).toEqual([])
+    expect(merged.stdout).toContain('approved, mergeable and green: merged too')
+  })
+
   it('closes the docs pull request, with a comment that links the code pull request, when that is closed unmerged', async () => {
     const { github, on } = await world()
     await on(pullEvent('opened', A))

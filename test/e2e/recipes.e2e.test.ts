@@ -46,10 +46,10 @@ function inputsOf(recipe: Recipe): Record<string, string> {
   )
 }
 
-type Kind = 'pair' | 'batch' | 'request' | 'wait' | 'single'
+type Kind = 'pair' | 'batch' | 'sweep' | 'request' | 'wait' | 'single'
 
 function kindOf(inputs: Record<string, string>): Kind {
-  if (inputs['mode'] === 'pair' || inputs['mode'] === 'batch') return inputs['mode']
+  if (inputs['mode'] === 'pair' || inputs['mode'] === 'batch' || inputs['mode'] === 'sweep') return inputs['mode']
   if (inputs['command'] || inputs['label']) return 'request'
   return inputs['job-id'] && !inputs['prompt'] ? 'wait' : 'single'
 }
@@ -97,6 +97,9 @@ function expectPromiseKept(kind: Kind, inputs: Record<string, string>, eventName
     expect(what).toEqual(['create'])
     expect(posts[0]?.prompt).toMatch(/### Pull request #11 in[\s\S]*### Pull request #12 in/)
     expect(last).toMatchObject({ outcome: 'completed', 'batch-size': '2', 'batch-prs': '[11,12]' })
+  } else if (kind === 'sweep') {
+    expect(what).toEqual([])
+    expect(last).toMatchObject({ outcome: 'skipped', 'action-taken': 'swept' })
   } else if (kind === 'request') {
     expect(what).toEqual(['create'])
     expect(last).toMatchObject({ outcome: 'completed', 'action-taken': 'commanded', 'requested-by': WRITER })
@@ -128,7 +131,9 @@ const RECIPE_MS = 180_000
 
 describe('every recipe of the README and docs/, run as written', { timeout: RECIPE_MS }, () => {
   it('finds them all: workflows and snippets, every kind', () => {
-    expect(new Set(cases.map(({ kind }) => kind))).toEqual(new Set(['pair', 'batch', 'request', 'wait', 'single']))
+    expect(new Set(cases.map(({ kind }) => kind))).toEqual(
+      new Set(['pair', 'batch', 'request', 'wait', 'single', 'sweep'])
+    )
     expect(cases.length).toBeGreaterThanOrEqual(15)
   })
 

@@ -24,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['report'],
   ['decide'],
   ['after-job'],
-  ['modes/single', 'modes/pair', 'modes/batch', 'modes/requests'],
+  ['modes/single', 'modes/pair', 'modes/batch', 'modes/requests', 'modes/sweep'],
   ['.']
 ]
 
@@ -35,7 +35,7 @@ const BUDGETS: Readonly<Record<string, number>> = {
   inputs: 8,
   transport: 4,
   'admin-api': 6,
-  github: 18,
+  github: 19,
   prompt: 7,
   wait: 4,
   report: 7,
@@ -45,6 +45,7 @@ const BUDGETS: Readonly<Record<string, number>> = {
   'modes/pair': 3,
   'modes/batch': 3,
   'modes/requests': 2,
+  'modes/sweep': 5,
   '.': 4
 }
 

@@ -2,6 +2,7 @@
 // reopened with it, and once a job that replaces it has opened its own, closed as superseded.
 import { checkPrLink } from '../../admin-api/agent-job.ts'
 import type { PullRequestFacts } from '../../github/change.ts'
+import { mergeBlocker } from '../../github/agent-pulls.ts'
 import type { Done, PullRef } from '../../github/pulls.ts'
 import type { StoredComment } from '../../github/comment-store.ts'
 import type { SourceEnd } from '../../github/tracking-record.ts'
@@ -48,9 +49,11 @@ export async function endOfSource(
   await showSource(setup, { ...record, state }, { kind: 'source', how, docs, notes, ...(already ? { already } : {}) })
   const done = already
     ? `${already === 'merged' ? 'merged' : 'closed'} already, and is left as it is`
-    : notes.length === 0
-      ? { merged: 'told', closed: 'closed' }[how]
-      : 'not told (see the warnings)'
+    : told.mergedToo === true
+      ? 'approved, mergeable and green: merged too'
+      : notes.length === 0
+        ? { merged: 'told', closed: 'closed' }[how]
+        : 'not told (see the warnings)'
   return skipped(setup, `${name} was ${how}: its docs pull request ${docs} was ${done}`, how)
 }
 
@@ -59,6 +62,8 @@ interface Told {
   readonly end: SourceEnd | undefined
   readonly notes: string[]
   readonly already?: 'was-closed' | 'merged'
+  /** With `merge-approved`: the docs pull request was approved, mergeable and green, and merged with its code. */
+  readonly mergedToo?: boolean
 }
 
 /**
@@ -134,9 +139,11 @@ async function tellDocs(
     return { end: undefined, notes: ['The docs pull request was not told: GitHub could not be set up.'] }
   const documents = aboutSource(pull)
   if (how === 'merged') {
+    const merged = await mergeApproved(setup, ref)
+    if (merged === 'merged') return { end: 'merged', notes: [], mergedToo: true }
     const done: Done<unknown>[] = [await pulls.comment(ref, `${documents} was merged.`)]
     if (settings.pair.mergedLabel !== undefined) done.push(await pulls.label(ref, settings.pair.mergedLabel))
-    return { end: 'merged', notes: warningsOf(done) }
+    return { end: 'merged', notes: [...(merged?.startsWith('Could not') ? [merged] : []), ...warningsOf(done)] }
   }
   const closed = await pulls.close(ref)
   if (closed.kind === 'warning') return { end: undefined, notes: [closed.warning] }
@@ -160,4 +167,37 @@ export async function closeSuperseded(
   const failed = warningsOf([await setup.pulls.comment(ref, body), await setup.pulls.close(ref)])
   for (const warning of failed) setup.log.warning(warning)
   if (failed.length === 0) setup.log.info(`Closed ${earlier}: superseded by ${opened.url.href}.`)
+}
+
+/**
+ * With `merge-approved`: the docs pull request merged at once when approved (and no change asked), mergeable and its
+ * checks pass. `merged`, or why not (a warning starts "Could not"); undefined without `merge-approved`.
+ */
+async function mergeApproved(setup: StepSetup, ref: PullRef): Promise<string | undefined> {
+  const docs = setup.settings.pair.mergeApproved ? setup.sweep?.(`${ref.owner}/${ref.repo}`) : undefined
+  if (docs === undefined) return undefined
+  const pull = {
+    number: ref.number,
+    title: '',
+    author: { login: '', bot: true },
+    createdAt: 0,
+    updatedAt: 0,
+    headSha: ''
+  }
+  const details = await docs.details(pull)
+  if (details.kind === 'warning') return details.warning
+  const blocker = mergeBlocker(details.value)
+  const checks = blocker === undefined ? await docs.checks(details.value.headSha) : undefined
+  if (checks?.kind === 'warning') return checks.warning
+  const why =
+    blocker ??
+    (checks?.value === 'pass' ? undefined : `its checks ${checks?.value === 'fail' ? 'failed' : 'have not passed yet'}`)
+  if (why !== undefined) {
+    setup.log.info(
+      `The docs pull request is not merged with its code (${why}): a sweep with merge-approved takes it later.`
+    )
+    return why
+  }
+  const merged = await docs.merge(ref.number, details.value.headSha)
+  return merged.kind === 'done' ? 'merged' : merged.warning
 }

@@ -122,7 +122,7 @@ async function sendAsked(
   const start = last
     ? { state: last.state, commentId: last.id, find: false }
     : { state: { job: UNKNOWN_JOB, requests: [] }, find: false }
-  const decided = await sendPrompt(setup, run, { prompt, target }, setup.openComment(start))
+  const decided = await sendPrompt(setup, run, { prompt, target, asked: true }, setup.openComment(start))
   return { ...decided, extra: asked }
 }
 

@@ -25,7 +25,11 @@ export function repository(): FakeGitHubOptions {
     repo: 'api',
     roles: { [WRITER]: 'write' },
     pullFiles: { [PULL]: [file('src/client.ts')] },
-    pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [], files: [file('docs/retries.mdx')] }] },
+    pulls: {
+      'acme/docs': [{ number: 128, state: 'open', labels: [], files: [file('docs/retries.mdx')] }],
+      // The docs repository the sweep recipes name: no agent pull request open there yet.
+      'your-org/docs': []
+    },
     compares: {
       [`${A}...${B}`]: {
         status: 'ahead',

@@ -35,6 +35,7 @@ describe('outputWriter', () => {
       ['batch-prs', ''],
       ['batch-from', ''],
       ['batch-to', ''],
+      ['sweep', ''],
       ['result', '']
     ])
   })
@@ -47,7 +48,7 @@ describe('outputWriter', () => {
       ['job-id', 'job-1'],
       ['outcome', 'cancelled']
     ])
-    expect(written).toHaveLength(22)
+    expect(written).toHaveLength(23)
   })
 
   it('keeps every output on one line', () => {

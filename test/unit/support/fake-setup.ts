@@ -106,6 +106,7 @@ export function fakeSetup(world: World = {}): Traces & { readonly setup: StepSet
   const commentRunner = { ...clock, outputs: outputWriter(() => undefined), log, endsBy: () => Infinity }
   let login: Promise<string | undefined> | undefined
   const setup: StepSetup = {
+    sweep: undefined,
     settings,
     clock,
     startedAt: 0,
