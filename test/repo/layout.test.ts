@@ -40,7 +40,7 @@ const BUDGETS: Readonly<Record<string, number>> = {
   wait: 4,
   report: 7,
   decide: 6,
-  'after-job': 5,
+  'after-job': 13,
   'modes/single': 2,
   'modes/pair': 3,
   'modes/batch': 3,
