@@ -13,6 +13,7 @@ import {
   type SimulatedIssue
 } from './github-history.ts'
 import { permissionAnswer, type Reaction, react } from './github-people.ts'
+import { type GroundingWorld, groundingRoute, type SimulatedReview } from './github-grounding.ts'
 
 export interface StoredComment {
   readonly id: number
@@ -60,6 +61,8 @@ export interface SimulatedPull {
   labels: string[]
   readonly files?: readonly SimulatedFile[]
   readonly headSha?: string
+  /** The commit it would merge into. */
+  readonly baseSha?: string
   /** Its branch was deleted: GitHub then refuses to reopen it. */
   readonly branchDeleted?: boolean
 }
@@ -96,6 +99,8 @@ export interface FakeGitHub extends RunningServer {
   readonly history: SimulatedHistory | undefined
   /** The reactions the action left on comments, in order. */
   readonly reactions: Reaction[]
+  /** The reviews on pull requests, as the action's writes left them. */
+  readonly reviews: SimulatedReview[]
 }
 
 export interface FakeGitHubOptions {
@@ -145,6 +150,8 @@ export interface FakeGitHubOptions {
   readonly failReads?: Readonly<Record<string, number>>
   /** Each login's role on the workflow's repository (`admin`, `maintain`, `write`, `triage`, `read`); `read` if not named. */
   readonly roles?: Readonly<Record<string, string>>
+  /** Gzipped tarballs by `owner/name@ref` (see tarball.ts). */
+  readonly tarballs?: Readonly<Record<string, Buffer>>
 }
 
 /** GitHub refuses a comment longer than this, with this answer. */
@@ -181,6 +188,7 @@ interface World {
   readonly issues: SimulatedIssue[]
   readonly history: SimulatedHistory | undefined
   readonly reactions: Reaction[]
+  readonly grounding: GroundingWorld
   nextId: number
   writes: number
   /** Timestamps a second apart, in the order things were made. */
@@ -206,6 +214,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     issues: (options.issues ?? []).map((issue) => ({ ...issue, labels: [...issue.labels] })),
     history: options.history,
     reactions: [],
+    grounding: {
+      tarballs: options.tarballs ?? {},
+      reviews: [],
+      diffPaths: (repo, number) => pullOf(world, repo, number)?.files?.map((file) => file.filename),
+      nextId: () => world.nextId++
+    },
     nextId: 1000,
     writes: 0,
     clock: Date.parse('2026-11-22T09:00:00Z')
@@ -237,7 +251,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     checkRuns: world.checkRuns,
     issues: world.issues,
     history: world.history,
-    reactions: world.reactions
+    reactions: world.reactions,
+    reviews: world.grounding.reviews
   }
 }
 
@@ -272,6 +287,7 @@ async function route(world: World, request: Request): Promise<void> {
   const rest = path[2] ?? ''
   const failed = world.options.failReads?.[`${req.method ?? ''} ${url.pathname}`]
   if (failed !== undefined) return sendJson(res, failed, { message: 'Server Error' })
+  if (await groundingRoute(world.grounding, { req, res, repo, rest }, world.writer)) return
   if (req.method === 'GET') {
     if (readHistory(world, request, repo, rest) === undefined) read(world, request, repo, rest)
     return
@@ -597,6 +613,7 @@ function pullView(repo: string, pull: SimulatedPull) {
     merged: pull.merged ?? false,
     labels: pull.labels.map((name) => ({ name })),
     head: { sha: pull.headSha ?? 'f'.repeat(40) },
+    base: { sha: pull.baseSha ?? 'e'.repeat(40) },
     html_url: `https://github.com/${repo}/pull/${pull.number}`
   }
 }

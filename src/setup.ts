@@ -5,7 +5,7 @@ import { createAdminApi } from './admin-api/client.ts'
 import { githubHosts } from './admin-api/agent-job.ts'
 import { digestIssue } from './modes/batch/batch.ts'
 import { asksNothing } from './modes/requests/requests.ts'
-import type { StepSetup } from './decide/decision.ts'
+import type { CodeReads, StepSetup } from './decide/decision.ts'
 import type { EventChange } from './github/change.ts'
 import type { History } from './github/history.ts'
 import type { OpenedThread } from './github/thread.ts'
@@ -41,7 +41,7 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
   const clock = stepClock(transport.cancelSignal)
   const startedAt = clock.now()
   const api = createAdminApi(settings, transport, environment.serverUrl)
-  const { session, desk, reads, history, opened, pulls } = await openGitHubSide(settings, outside)
+  const { session, desk, reads, history, opened, pulls, codeReads } = await openGitHubSide(settings, outside)
   if (opened?.kind === 'unavailable' && settings.githubUse.comment)
     runner.log.warning(`No comment will be made: ${opened.reason}.`)
   runner.log.info(startLine(settings))
@@ -65,6 +65,8 @@ export async function setUpStep(settings: Settings, outside: Outside): Promise<S
     threadUnavailable: opened?.kind === 'unavailable' ? opened.reason : undefined,
     reads,
     pulls,
+    codeReads,
+    code: { ...environment, head: async () => headOf(reads, pulls, environment) },
     history,
     desk,
     redact: transport.redact,
@@ -121,7 +123,8 @@ async function openGitHubSide(settings: Settings, outside: Outside) {
         ? await loadGitHub(session, digest?.number, transport.redact)
         : undefined
   const pulls = asked && usesPulls(settings) ? await loadPulls(session, outside) : undefined
-  return { session, desk, reads, history, opened, pulls }
+  const codeReads = asked && settings.grounding.mode !== 'off' ? await loadCodeReads(session, outside) : undefined
+  return { session, desk, reads, history, opened, pulls, codeReads }
 }
 
 /** Whether the step may use GitHub at all: the union of what each room of GitHub work is loaded for. */
@@ -167,7 +170,7 @@ export async function openCheck(
 ): Promise<CheckRun | undefined> {
   const { settings, pulls } = setup
   if (settings.check === undefined || pulls === undefined) return undefined
-  const head = await headOf(setup, pulls, environment)
+  const head = await headOf(setup.reads, pulls, environment)
   if (head.kind === 'warning') {
     runner.log.warning(`No check run is made: ${head.warning}`)
     return undefined
@@ -184,13 +187,13 @@ export async function openCheck(
 
 /** The head commit the run describes (see checkPlace), read from GitHub when it is a pull request's. */
 async function headOf(
-  setup: StepSetup,
-  pulls: Pick<PullOperations, 'head'>,
+  reads: GitHubReads | undefined,
+  pulls: Pick<PullOperations, 'head'> | undefined,
   environment: RunnerEnvironment
 ): Promise<Done<string>> {
-  const place = checkPlace((await setup.reads?.change())?.facts, environment.sha)
+  const place = checkPlace((await reads?.change())?.facts, environment.sha)
   if (place.kind === 'commit') return { kind: 'done', value: place.sha }
-  return pulls.head(place.number)
+  return pulls ? pulls.head(place.number) : { kind: 'warning', warning: 'GitHub could not be set up.' }
 }
 
 function runUrlOf(environment: RunnerEnvironment): string | undefined {
@@ -241,9 +244,10 @@ function readsChange(settings: Settings, eventName: string): boolean {
   )
 }
 
-/** Whether the step writes to pull requests: a pair's docs pull request, the check run, docs-paths' reading. */
+/** Whether the step works on pull requests: a pair's, the check run, docs-paths' and grounding's reading. */
 function usesPulls(settings: Settings): boolean {
-  return settings.mode === 'pair' || settings.check !== undefined || settings.docsPaths !== undefined
+  const { mode, check, docsPaths, grounding } = settings
+  return mode === 'pair' || check !== undefined || docsPaths !== undefined || grounding.mode !== 'off'
 }
 
 /** The reads of GitHub (see github/reads.ts). */
@@ -268,6 +272,15 @@ function loadHistory(session: GitHubSession | Error | undefined, outside: Outsid
 function loadPulls(session: GitHubSession | Error | undefined, outside: Outside): Promise<PullOperations | undefined> {
   const cannot = 'The docs pull request and the check run cannot be reached (an error in the action).'
   return loaded(outside, cannot, async () => (await import('./github/pulls.ts')).openPulls(opened(session)))
+}
+
+/** With `grounding`: the code's tarball and the review (see github/tarball.ts, github/review.ts). */
+function loadCodeReads(session: GitHubSession | Error | undefined, outside: Outside): Promise<CodeReads | undefined> {
+  return loaded(outside, 'The code cannot be read from GitHub (an error in the action).', async () => {
+    const [tarball, review] = await Promise.all([import('./github/tarball.ts'), import('./github/review.ts')])
+    const github = opened(session)
+    return { tarball: (where) => tarball.downloadTarball(github, where), review: new review.DocsReview(github) }
+  })
 }
 
 /** The issue or pull request and its tracking comments (see github/thread.ts). Never throws. */

@@ -102,7 +102,9 @@ export function readSettings(source: InputSource): Settings {
   // A pair keeps its record on the pull request, a batch on the digest issue, a request on its issue or pull request;
   // a pair tells the agent what changed.
   const keepsRecord = pair || modes.mode === 'batch' || takesRequests(modes.requests)
-  const reporting = { ...readReporting(reader), ...(keepsRecord ? { comment: true } : {}) }
+  // With grounding: fix, a follow-up is recorded on the tracking comment before it is sent.
+  const recorded = keepsRecord || modes.grounding.mode === 'fix'
+  const reporting = { ...readReporting(reader), ...(recorded ? { comment: true } : {}) }
   const context = pair ? { ...asked, context: 'auto' as const } : asked
   const gates = readGates(reader)
   const maxJobsPerHour = readMaxJobsPerHour(reader)

@@ -2,48 +2,7 @@ import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { readTarball, TARBALL_CAPS, type TarballCaps } from '../../../src/after-job/corpus-tarball.ts'
-
-interface Entry {
-  readonly path: string
-  readonly content?: string | Buffer
-  /** ustar type flag: 0 a file, 1 a hard link, 2 a symbolic link, 5 a folder. */
-  readonly type?: '0' | '1' | '2' | '5'
-  readonly link?: string
-  /** The size the header states, when not the content's. */
-  readonly size?: number
-}
-
-/** A ustar header block, written by hand so that a test can say what no well-behaved tool would write. */
-function header(entry: Entry, size: number): Buffer {
-  const block = Buffer.alloc(512)
-  const put = (text: string, at: number, length: number): void => {
-    block.write(text.slice(0, length), at, 'utf8')
-  }
-  const octal = (value: number, length: number): string => `${value.toString(8).padStart(length - 1, '0')}\0`
-  put(entry.path, 0, 100)
-  put(octal(0o644, 8), 100, 8)
-  put(octal(0, 8), 108, 8)
-  put(octal(0, 8), 116, 8)
-  put(octal(size, 12), 124, 12)
-  put(octal(0, 12), 136, 12)
-  put(entry.type ?? '0', 156, 1)
-  put(entry.link ?? '', 157, 100)
-  put('ustar\0', 257, 6)
-  put('00', 263, 2)
-  block.fill(' ', 148, 156)
-  const sum = block.reduce((total, byte) => total + byte, 0)
-  put(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8)
-  return block
-}
-
-function tarball(entries: readonly Entry[]): Buffer {
-  const blocks = entries.flatMap((entry) => {
-    const content = Buffer.from(entry.content ?? '')
-    const padding = Buffer.alloc((512 - (content.length % 512)) % 512)
-    return [header(entry, entry.size ?? content.length), content, padding]
-  })
-  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]))
-}
+import { tarball } from '../../../sim/tarball.ts'
 
 const read = (archive: Buffer, caps: Partial<TarballCaps> = {}) =>
   readTarball(Readable.from([archive]), { caps: { ...TARBALL_CAPS, ...caps } })

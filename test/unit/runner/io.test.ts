@@ -30,6 +30,8 @@ describe('outputWriter', () => {
       ['action-taken', ''],
       ['requested-by', ''],
       ['guardrail', ''],
+      ['grounding', ''],
+      ['ungrounded', ''],
       ['check-url', ''],
       ['batch-size', ''],
       ['batch-prs', ''],
@@ -47,7 +49,7 @@ describe('outputWriter', () => {
       ['job-id', 'job-1'],
       ['outcome', 'cancelled']
     ])
-    expect(written).toHaveLength(22)
+    expect(written).toHaveLength(24)
   })
 
   it('keeps every output on one line', () => {
