@@ -47,6 +47,7 @@ export function groundingCheck(setup: StepSetup): GroundingCheck {
       const [files, commits] = await Promise.all([pulls.files(pull), pulls.commits(pull)])
       if (files.kind === 'warning') return unchecked(withoutStop(files.warning))
       if (commits.kind === 'warning') return unchecked(withoutStop(commits.warning))
+      if (!files.value.complete) return unchecked(`GitHub lists only ${files.value.files.length} of its files`)
       code ??= readCode(setup)
       before ??= readDocsBefore(setup, pull, commits.value.base)
       const ignore = setup.settings.grounding.ignore

@@ -52,10 +52,13 @@ export async function downloadTarball(session: GitHubSession, where: ArchiveRef)
     return { kind: 'done', value: { chunks: chunks(), bytes: () => bytes } }
   } catch (error) {
     const failure = failureOf(error, client, session.cancelSignal.aborted)
+    const own = where.as === 'own' || `${where.owner}/${where.repo}`.toLowerCase() === session.repository.toLowerCase()
     const advice =
-      where.as === 'own' || session.docsToken
-        ? `${where.as === 'own' ? 'github-token' : 'docs-token'} needs contents: read on ${repository}`
-        : `github-token reaches only this repository: pass a docs-token with contents: read on ${repository}`
+      session.docsToken && where.as === 'docs'
+        ? `docs-token needs contents: read on ${repository}`
+        : own
+          ? `github-token needs contents: read on ${repository}`
+          : `github-token reaches only this repository: pass a docs-token with contents: read on ${repository}`
     return { kind: 'warning', warning: briefFailure(doing, failure, { advice, refusedOn: REFUSALS }) }
   }
 }
