@@ -8,6 +8,7 @@ import { MONTH_SCALE, measureMonth } from './month.ts'
 import { measureScaled, SCALE } from './scaled.ts'
 import { measureSoak } from './soak.ts'
 import { measureSweeps } from './sweep.ts'
+import { injectedFound, measureGrounding, ungroundedPer100 } from './grounding.ts'
 
 const verdicts: { target: string; holds: boolean; detail: string }[] = []
 function judge(target: string, holds: boolean, detail: string): void {
@@ -23,7 +24,85 @@ function table(head: string[], rows: string[][]): string {
 const percent = (ratio: number): string => `${Math.round(ratio * 100)}%`
 const ms = (value: number): string => (value < 1000 ? `${value.toFixed(value < 10 ? 1 : 0)}ms` : formatDuration(value))
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MB`
+const seconds = (value: number): string => `${(value / 1000).toFixed(2)} s`
 const started = performance.now()
+
+/** `npm run bench -- grounding` runs the grounding section alone. */
+const only = process.argv[2]
+if (only !== undefined && only !== 'grounding')
+  throw new Error(`npm run bench takes no argument but "grounding", not "${only}"`)
+
+function finish(): void {
+  console.log('\n## Verdicts\n')
+  for (const verdict of verdicts)
+    console.log(`${verdict.holds ? 'HOLDS' : 'MISSED'}  ${verdict.target}: ${verdict.detail}`)
+  const missed = verdicts.filter((verdict) => !verdict.holds).length
+  console.log(
+    `\n${verdicts.length - missed} of ${verdicts.length} targets hold (benchmark took ${formatDuration(performance.now() - started)})`
+  )
+  process.exitCode = missed > 0 ? 1 : 0
+}
+
+async function groundingSection(): Promise<void> {
+  console.log('\n## 8. Docs true to the code (the grounding check)\n')
+  console.log('Quality: published npm packages (pinned, fetched once with `npm pack` into node_modules/.cache), their')
+  console.log(
+    'README as the docs and their files as the code. Every other section with code is taken out of the README'
+  )
+  console.log('to make the docs before the change and put back as the change (clean); then five names that exist')
+  console.log('nowhere (a real name of the code changed by a letter or a word) are put into the sections put back.\n')
+  const grounding = await measureGrounding()
+  console.log(
+    table(
+      ['package', 'names', 'ungrounded', 'per 100', 'injected', 'found', 'ungrounded on the clean change'],
+      grounding.packages.map((row) => [
+        row.spec,
+        String(row.names),
+        String(row.ungrounded.length),
+        ((100 * row.ungrounded.length) / Math.max(1, row.names)).toFixed(1),
+        String(row.injected.length),
+        String(row.injected.length - row.missed.length),
+        row.ungrounded.map((name) => `\`${name}\``).join(', ')
+      ])
+    )
+  )
+  const per100 = ungroundedPer100(grounding.packages)
+  const found = injectedFound(grounding.packages)
+  const names = grounding.packages.reduce((sum, row) => sum + row.names, 0)
+  const injected = grounding.packages.reduce((sum, row) => sum + row.injected.length, 0)
+  console.log(
+    `\nIn all: ${names} names, ${per100.toFixed(1)} ungrounded per 100; ${injected} names put in, ${percent(found)} found.`
+  )
+  const { speed } = grounding
+  const ratio = speed.checkMs / speed.grepMs
+  console.log(
+    `\nSpeed: a generated code base of ${speed.files} files (${megabytes(speed.bytes)}), a docs change of ${speed.names} words ` +
+      'to look up (medians of 5, same run):\n'
+  )
+  console.log(
+    table(
+      ['measure', 'time', 'against grep'],
+      [
+        ['grep -rFwf names (the words, over the same files)', seconds(speed.grepMs), '1.00x'],
+        ['the check from a git work tree (list, read, index, look up)', seconds(speed.checkMs), `${ratio.toFixed(2)}x`],
+        [
+          `the check from the tree's tarball (${megabytes(speed.tarballBytes)} read, as from GitHub)`,
+          seconds(speed.tarballMs),
+          `${(speed.tarballMs / speed.grepMs).toFixed(2)}x`
+        ]
+      ]
+    )
+  )
+  judge('grounding: ungrounded names on clean changes <= 3 per 100', per100 <= 3, `${per100.toFixed(1)} per 100 names`)
+  judge('grounding: names put in that exist nowhere found >= 90%', found >= 0.9, percent(found))
+  judge('grounding: the check on 10,000 files within 3x grep -rFwf', ratio <= 3, `${ratio.toFixed(2)}x`)
+}
+
+if (only === 'grounding') {
+  await groundingSection()
+  finish()
+  process.exit()
+}
 
 console.log('## 1. Polling efficiency (simulated clock, default inputs: poll-interval 5s, max-poll-interval 30s)\n')
 console.log("200 runs per row; each run's job lasts within ±5% of the row's length, the same for every poller.")
@@ -373,11 +452,5 @@ judge(
   `${sweeps.hundred.points} points, ${sweeps.hundred.writes} writes`
 )
 
-console.log('\n## Verdicts\n')
-for (const verdict of verdicts)
-  console.log(`${verdict.holds ? 'HOLDS' : 'MISSED'}  ${verdict.target}: ${verdict.detail}`)
-const missed = verdicts.filter((verdict) => !verdict.holds).length
-console.log(
-  `\n${verdicts.length - missed} of ${verdicts.length} targets hold (benchmark took ${formatDuration(performance.now() - started)})`
-)
-process.exitCode = missed > 0 ? 1 : 0
+await groundingSection()
+finish()

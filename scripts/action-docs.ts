@@ -42,6 +42,7 @@ const INPUT_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ],
   ['Requests from comments and labels', ['command', 'command-permission', 'label', 'label-remove']],
   ['Reporting', ['comment', 'issue-number', 'github-token', 'check', 'check-name', 'docs-paths', 'preview', 'fail-on']],
+  ['Grounding', ['grounding', 'grounding-rounds', 'grounding-ignore']],
   ['Time', ['timeout', 'poll-interval', 'max-poll-interval', 'request-timeout']]
 ]
 

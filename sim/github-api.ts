@@ -14,6 +14,7 @@ import {
 } from './github-history.ts'
 import { permissionAnswer, type Reaction, react } from './github-people.ts'
 import { edited, lifeView, listPulls, merge, type PullLife, pullListing } from './github-pulls.ts'
+import { type GroundingWorld, groundingRoute, type SimulatedReview } from './github-grounding.ts'
 
 export interface StoredComment {
   readonly id: number
@@ -61,6 +62,8 @@ export interface SimulatedPull extends PullLife {
   labels: string[]
   readonly files?: readonly SimulatedFile[]
   readonly headSha?: string
+  /** The commit it would merge into. */
+  readonly baseSha?: string
   /** Its branch was deleted: GitHub then refuses to reopen it. */
   readonly branchDeleted?: boolean
 }
@@ -97,6 +100,8 @@ export interface FakeGitHub extends RunningServer {
   readonly history: SimulatedHistory | undefined
   /** The reactions the action left on comments, in order. */
   readonly reactions: Reaction[]
+  /** The reviews on pull requests, as the action's writes left them. */
+  readonly reviews: SimulatedReview[]
 }
 
 export interface FakeGitHubOptions {
@@ -148,6 +153,8 @@ export interface FakeGitHubOptions {
   readonly roles?: Readonly<Record<string, string>>
   /** The time of each write (milliseconds since the epoch): a benchmark's simulated clock. A second apart by default. */
   readonly now?: () => number
+  /** Gzipped tarballs by `owner/name@ref` (see tarball.ts). */
+  readonly tarballs?: Readonly<Record<string, Buffer>>
 }
 
 /** GitHub refuses a comment longer than this, with this answer. */
@@ -184,6 +191,7 @@ interface World {
   readonly issues: SimulatedIssue[]
   readonly history: SimulatedHistory | undefined
   readonly reactions: Reaction[]
+  readonly grounding: GroundingWorld
   nextId: number
   writes: number
   /** Timestamps a second apart, in the order things were made. */
@@ -209,6 +217,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     issues: (options.issues ?? []).map((issue) => ({ ...issue, labels: [...issue.labels] })),
     history: options.history,
     reactions: [],
+    grounding: {
+      tarballs: options.tarballs ?? {},
+      reviews: [],
+      diffPaths: (repo, number) => pullOf(world, repo, number)?.files?.map((file) => file.filename),
+      nextId: () => world.nextId++
+    },
     nextId: 1000,
     writes: 0,
     clock: Date.parse('2026-11-22T09:00:00Z')
@@ -240,7 +254,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     checkRuns: world.checkRuns,
     issues: world.issues,
     history: world.history,
-    reactions: world.reactions
+    reactions: world.reactions,
+    reviews: world.grounding.reviews
   }
 }
 
@@ -276,6 +291,7 @@ async function route(world: World, request: Request): Promise<void> {
   const rest = path[2] ?? ''
   const failed = world.options.failReads?.[`${req.method ?? ''} ${url.pathname}`]
   if (failed !== undefined) return sendJson(res, failed, { message: 'Server Error' })
+  if (await groundingRoute(world.grounding, { req, res, repo, rest }, world.writer)) return
   if (req.method === 'GET') {
     if (readHistory(world, request, repo, rest) === undefined) read(world, request, repo, rest)
     return
@@ -627,6 +643,7 @@ function pullView(repo: string, pull: SimulatedPull) {
     merged: pull.merged ?? false,
     labels: pull.labels.map((name) => ({ name })),
     head: { sha: pull.headSha ?? 'f'.repeat(40) },
+    base: { sha: pull.baseSha ?? 'e'.repeat(40) },
     html_url: `https://github.com/${repo}/pull/${pull.number}`,
     ...lifeView(pull)
   }

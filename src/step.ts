@@ -120,6 +120,27 @@ async function followJob(
     await report({ polls: 0, faults: 0, elapsedMs, job: decision.job, kind: 'started' }, comment)
     return
   }
+  const waitAgain = () => waitFor({ ...decision, job: undefined, followedUp: true, sent: true }, setup, runner)
+  const waited = await waitFor(decision, setup, runner)
+  // The check's code (and node-tar) is loaded only by a run that checks.
+  const grounded =
+    settings.grounding.mode === 'off'
+      ? { result: waited, grounding: undefined }
+      : await (await import('./after-job/grounding-rounds.ts')).groundJob(setup, { ...decision, waitAgain }, waited)
+  const { result, grounding } = grounded
+  const guardrail = await checkGuardrail(setup, result)
+  await afterJob(decided, setup, result)
+  const preview = settings.preview ? await previewPhase(result, setup, runner, comment) : undefined
+  await report(result, comment, { preview, guardrail, grounding })
+}
+
+/** Waits for the job to end, telling its progress to the log and its branch and repository to the outputs. */
+async function waitFor(
+  decision: Pick<Decision & { kind: 'job' }, 'jobId' | 'job' | 'followedUp' | 'sent'>,
+  setup: StepSetup,
+  runner: RunnerIo
+): Promise<WaitResult> {
+  const { clock, settings } = setup
   runner.log.info(waitingLine(decision.jobId))
   const logged = logProgress(runner.log, clock.now)
   const result = await waitForJob({
@@ -137,10 +158,7 @@ async function followJob(
     notFoundGraceMs: decision.sent ? NOT_FOUND_GRACE_MS : undefined
   })
   logged.end()
-  const guardrail = await checkGuardrail(setup, result)
-  await afterJob(decided, setup, result)
-  const preview = settings.preview ? await previewPhase(result, setup, runner, comment) : undefined
-  await report(result, comment, { preview, guardrail })
+  return result
 }
 
 /** `branch` and `docs-repository` as soon as a poll gives them: a later step may need them even if this one is cancelled. */

@@ -8,6 +8,9 @@ import type { PullOperations } from '../github/pulls.ts'
 import type { GitHubReads } from '../github/reads.ts'
 import type { History } from '../github/history.ts'
 import type { RequestDesk } from '../github/desk.ts'
+import type { DocsReview } from '../github/review.ts'
+import type { ArchiveRef, Tarball } from '../github/tarball.ts'
+import type { Done } from '../github/pulls.ts'
 import type { Submission } from '../github/tracking-record.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { Logger } from '../runner/io.ts'
@@ -44,6 +47,14 @@ export interface StepSetup {
    * undefined: the workflow's own) and their records.
    */
   readonly sweep: ((repository: string | undefined) => Service<DocsSweep>) | undefined
+  /** With `grounding`: the code's tarball and the review on the docs pull request. */
+  readonly codeReads: CodeReads | undefined
+  /** The code: its repository (`owner/name`), a checkout in GITHUB_WORKSPACE if any, the commit the run describes. */
+  readonly code: {
+    readonly repository: string
+    readonly workspace: string
+    readonly head: () => Promise<Done<string>>
+  }
   /** Who github-token acts as, asked of GitHub once; undefined without GitHub, or when it would not say. */
   readonly login: () => Promise<string | undefined>
   /** Who docs-token acts as, the same way. */
@@ -66,6 +77,12 @@ export interface StepSetup {
   readonly openComment: (start: CommentStart, thread?: CommentThread) => TrackingComment | undefined
   /** The prompt as it is sent: with `context: auto`, followed by what changed. */
   readonly compose: (prompt: string) => Promise<string>
+}
+
+/** The grounding check's GitHub work: a repository's tarball, and the review on the docs pull request. */
+export interface CodeReads {
+  readonly tarball: (where: ArchiveRef) => Promise<Done<Tarball>>
+  readonly review: Service<DocsReview>
 }
 
 /**

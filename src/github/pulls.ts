@@ -105,6 +105,11 @@ export class PullOperations {
     return this.#onDocs(ref, `read the files of ${describe(ref)}`, (client) => readFiles(client, ref))
   }
 
+  /** The docs pull request's base and head commits. */
+  commits(ref: PullRef): Promise<Done<PullCommits>> {
+    return this.#onDocs(ref, `read ${describe(ref)}`, (client, where) => pullCommits(client, where, ref))
+  }
+
   /** The head commit of a pull request of the workflow's repository, read for its check run. */
   head(number: number): Promise<Done<string>> {
     const ref = this.#own(number)
@@ -193,6 +198,17 @@ export class PullOperations {
 const CHECKS_ADVICE = permissionHint('checks: write')
 /** The answers that mean the token may not, or cannot see: the advice says what it needs. */
 const REFUSALS = [401, 403, 404]
+
+/** A pull request's base (what it would merge into) and head commits. */
+export interface PullCommits {
+  readonly base: string
+  readonly head: string
+}
+
+async function pullCommits(client: GitHubClient, where: { owner: string; repo: string }, ref: PullRef) {
+  const { data } = await client.octokit.rest.pulls.get({ ...where, pull_number: ref.number })
+  return { base: textOf(fieldsAt(data, 'base')['sha']), head: textOf(fieldsAt(data, 'head')['sha']) }
+}
 
 async function pullState(
   client: GitHubClient,

@@ -53,7 +53,9 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'command-permission': 'write',
   label: '',
   'label-remove': 'true',
-  comment: 'false'
+  comment: 'false',
+  grounding: 'report',
+  'grounding-rounds': '1'
 }
 
 /** Reads inputs and collects every problem, so that all of them are reported at once. */

@@ -6,6 +6,7 @@ import { readGitHubToken } from './credentials.ts'
 import { type PathFilter, readPatterns } from './gate-settings.ts'
 import type { InputReader } from './input-reader.ts'
 import { docsTokenProblem, readSweepSettings, type SweepSettings } from './sweep-settings.ts'
+import { type GroundingSettings, readGroundingSettings } from './grounding-settings.ts'
 
 import { DAY_MS, parseDuration } from '../text/duration.ts'
 
@@ -29,6 +30,8 @@ export interface ModeSettings {
   readonly check: { readonly name: string } | undefined
   /** The files a docs pull request may touch; undefined: not checked. */
   readonly docsPaths: PathFilter | undefined
+  /** Whether the names a docs pull request adds are checked against the code. */
+  readonly grounding: GroundingSettings
   /** With `mode: batch`. */
   readonly batch: Batching
   /** Requests from people: a comment command, a label. */
@@ -133,6 +136,7 @@ export function readModeSettings(reader: InputReader, request: { readonly jobId:
     docsToken: readGitHubToken(reader, false, 'docs-token'),
     check: check ? { name: checkName } : undefined,
     docsPaths: readPatterns(reader, 'docs-paths'),
+    grounding: readGroundingSettings(reader),
     requests: readRequestSettings(reader),
     sweep: readSweepSettings(reader)
   }

@@ -103,8 +103,10 @@ export function readSettings(source: InputSource): Settings {
   // a pair tells the agent what changed.
   const sweep = modes.mode === 'sweep'
   const keepsRecord = pair || modes.mode === 'batch' || takesRequests(modes.requests) || sweep
-  // A sweep writes on the records' own issues and pull requests, not on an issue of its event.
-  const reporting = { ...readReporting(reader), ...(keepsRecord ? { comment: !sweep } : {}) }
+  // A sweep writes on the records' own issues and pull requests, not on an issue of its event. With grounding: fix,
+  // a follow-up is recorded on the tracking comment before it is sent.
+  const recorded = keepsRecord || modes.grounding.mode === 'fix'
+  const reporting = { ...readReporting(reader), ...(recorded ? { comment: !sweep } : {}) }
   const context = pair ? { ...asked, context: 'auto' as const } : asked
   const gates = readGates(reader)
   const maxJobsPerHour = readMaxJobsPerHour(reader)

@@ -5,6 +5,7 @@ import { formatDuration } from '../text/duration.ts'
 import { codeSpan, forLog, forMarkdown } from '../text/untrusted.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { type Guardrail, namedFiles, NO_PULL_REQUEST, type StepResult } from './verdict.ts'
+import { type Grounding, groundingLines } from './grounding-report.ts'
 
 /**
  * What the tracking comment says: a prompt is being sent, the job is running, was started without waiting, or how
@@ -20,6 +21,7 @@ export type CommentView =
       readonly timeoutMs: number
       readonly preview?: PreviewOutcome | undefined
       readonly guardrail?: Guardrail | undefined
+      readonly grounding?: Grounding | undefined
     }
   /**
    * With `mode: pair`: the code pull request ended, and its docs pull request was told (or closed), or it was reopened,
@@ -159,6 +161,7 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
     `${emoji} **${title}**: ${detailOf(view)}`,
     ...preview,
     ...(view.kind === 'ended' ? guardrailLine(view.guardrail) : []),
+    ...(view.kind === 'ended' ? groundingLines(view.grounding) : []),
     ...replaces,
     ...batch,
     ...(asked.length > 0 ? ['', ...asked] : []),

@@ -13,6 +13,7 @@ import { lastLogLines, type StepFacts, summaryOf } from './summary.ts'
 import type { TrackingComment } from './tracking-comment.ts'
 import type { CheckRun } from './check-run.ts'
 import { type Guardrail, type StepResult, verdictOf } from './verdict.ts'
+import { type Grounding, groundingOutputs } from './grounding-report.ts'
 
 /** The step's first line: where the API is, which project, and how long and how often it waits. */
 export function startLine(settings: Settings): string {
@@ -120,6 +121,8 @@ export function logPreview(outcome: PreviewOutcome, log: Logger): void {
 export interface Ending {
   readonly preview?: PreviewOutcome | undefined
   readonly guardrail?: Guardrail | undefined
+  /** Whether the code names its pull request adds are found in the code. */
+  readonly grounding?: Grounding | undefined
 }
 
 export type Report = (result: StepResult, comment: TrackingComment | undefined, ending?: Ending) => Promise<void>
@@ -139,13 +142,15 @@ export function reporter(
     const { timeoutMs } = settings
     // With preview: true, a step that never reached a completed job has nothing to preview.
     const preview = settings.preview ? (ending.preview ?? noPreview(result)) : undefined
-    const { guardrail } = ending
-    const verdict = verdictOf(result, settings, facts.jobId, { preview, guardrail })
-    runner.outputs.setAll(stepOutputs(result, facts, { preview, guardrail }))
+    const { guardrail, grounding } = ending
+    const verdict = verdictOf(result, settings, facts.jobId, { preview, guardrail, grounding })
+    runner.outputs.setAll(stepOutputs(result, facts, { preview, guardrail, grounding }))
     warnOfDroppedUrls(result, runner.log)
     const commentFacts = comment && { problem: comment.problem(), protectsReruns: comment.protectsReruns() }
-    await runner.writeSummary(summaryOf(result, { ...facts, comment: commentFacts, preview, guardrail }, verdict))
-    const view = { kind: 'ended', result, message: verdict.message, timeoutMs, preview, guardrail } as const
+    await runner.writeSummary(
+      summaryOf(result, { ...facts, comment: commentFacts, preview, guardrail, grounding }, verdict)
+    )
+    const view = { kind: 'ended', result, message: verdict.message, timeoutMs, preview, guardrail, grounding } as const
     const ended = result.kind === 'started' ? comment?.settle() : comment?.end(view)
     const edits = Promise.all([ended, check?.end(result, verdict, comment?.text(view) ?? verdict.message)])
     await Promise.race([edits, lastCall(LAST_WORDS_MS)])
@@ -181,6 +186,7 @@ function noPreview(result: StepResult): PreviewOutcome {
 /** Every output the step's ending sets, `result` among them: all of them in one JSON object. */
 export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending): Outputs {
   const { guardrail } = ending
+  const grounding = groundingOutputs(ending.grounding)
   const outputs: Outputs = {
     ...resultOutputs(result),
     ...previewOutputs(ending.preview),
@@ -188,6 +194,7 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
     'action-taken': facts.actionTaken,
     'requested-by': facts.requestedBy ?? '',
     guardrail: guardrail === undefined || guardrail.kind === 'unchecked' ? '' : guardrail.kind,
+    ...grounding.outputs,
     ...batchOutputs(facts),
     ...(facts.sweep ? { sweep: facts.sweep.output } : {})
   }
@@ -209,6 +216,8 @@ export function stepOutputs(result: StepResult, facts: StepFacts, ending: Ending
     'batch-size': number(outputs['batch-size']),
     'batch-prs': facts.batch === undefined ? null : facts.batch.included.map((pull) => pull.number),
     guardrail: text(outputs.guardrail),
+    grounding: text(outputs.grounding),
+    ungrounded: grounding.ungrounded,
     'duration-s': Math.round(result.elapsedMs / 1000),
     'jobs-started': facts.jobsStarted,
     sweep: facts.sweep ? (JSON.parse(facts.sweep.output) as unknown) : null

@@ -5,6 +5,7 @@ import { promptLine, forMarkdown } from '../text/untrusted.ts'
 import type { BatchPlan } from '../github/tracking-record.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
 import { type Guardrail, namedFiles, type StepResult, type Verdict } from './verdict.ts'
+import { type Grounding, groundingRow } from './grounding-report.ts'
 
 /** What the step did, beyond how it ended: for the summary and the outputs. */
 export interface StepFacts {
@@ -23,6 +24,8 @@ export interface StepFacts {
   readonly preview?: PreviewOutcome | undefined
   /** With `docs-paths`: whether the agent's pull request kept to them. */
   readonly guardrail?: Guardrail | undefined
+  /** With `grounding`: whether the code names its pull request adds are found in the code. */
+  readonly grounding?: Grounding | undefined
   /** With `mode: batch`: what the batch covers. */
   readonly batch?: BatchPlan | undefined
   /** With `mode: sweep`: its section of the summary (Markdown, made safe where it was made) and the `sweep` output. */
@@ -59,6 +62,7 @@ export function summaryOf(result: StepResult, facts: StepFacts, verdict: Verdict
     ['Ref', cell(job?.ref)],
     ...previewRows(facts.preview),
     ...guardrailRow(facts.guardrail),
+    ...groundingRow(facts.grounding),
     ...batchRow(facts.batch),
     ...commentRow(facts.comment),
     ['Waited', formatDuration(result.elapsedMs)],

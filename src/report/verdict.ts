@@ -6,6 +6,7 @@ import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 import type { WaitResult, WaitStats } from '../wait/job-wait.ts'
 import type { PreviewOutcome } from '../wait/preview.ts'
+import { type Grounding, groundingSentence } from './grounding-report.ts'
 
 /**
  * How the step ended: the wait's result, `started` when it did not wait (`wait: false`), or why no job was waited for
@@ -51,10 +52,18 @@ export function verdictOf(
   result: StepResult,
   settings: Settings,
   jobId: string | undefined,
-  extras: { readonly preview?: PreviewOutcome | undefined; readonly guardrail?: Guardrail | undefined } = {}
+  extras: {
+    readonly preview?: PreviewOutcome | undefined
+    readonly guardrail?: Guardrail | undefined
+    readonly grounding?: Grounding | undefined
+  } = {}
 ): Verdict {
-  const { preview, guardrail } = extras
-  const job = jobVerdict(result, settings, jobId)
+  const { preview, guardrail, grounding } = extras
+  const checked = jobVerdict(result, settings, jobId)
+  const job = {
+    message: `${checked.message}${groundingSentence(grounding)}`,
+    fails: checked.fails || (grounding?.kind === 'ungrounded' && settings.failOn.has('ungrounded'))
+  }
   const withPreview =
     preview === undefined
       ? job

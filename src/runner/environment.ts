@@ -32,6 +32,8 @@ export interface RunnerEnvironment {
   readonly step: string
   /** GITHUB_STEP_SUMMARY: the job summary's file; a runner always sets it. */
   readonly summaryPath: string | undefined
+  /** GITHUB_WORKSPACE, where a checkout of the code may be; empty when unset. */
+  readonly workspace: string
   readonly proxies: ProxySettings
 }
 
@@ -57,6 +59,7 @@ export function readRunnerEnvironment(env: NodeJS.ProcessEnv = process.env): Run
     sha: env['GITHUB_SHA'] ?? '',
     step: env['GITHUB_JOB'] || env['GITHUB_ACTION'] ? `${env['GITHUB_JOB'] ?? ''}/${env['GITHUB_ACTION'] ?? ''}` : '',
     summaryPath: env['GITHUB_STEP_SUMMARY'] || undefined,
+    workspace: env['GITHUB_WORKSPACE'] ?? '',
     proxies: {
       http: firstSet(env, PROXY_VARIABLES.http),
       https: firstSet(env, PROXY_VARIABLES.https),

@@ -29,6 +29,8 @@ export const OUTPUT_NAMES = [
   'action-taken',
   'requested-by',
   'guardrail',
+  'grounding',
+  'ungrounded',
   'check-url',
   'batch-size',
   'batch-prs',
@@ -56,6 +58,8 @@ export const RESULT_KEYS = [
   'batch-size',
   'batch-prs',
   'guardrail',
+  'grounding',
+  'ungrounded',
   'duration-s',
   'jobs-started',
   'sweep'

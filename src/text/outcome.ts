@@ -51,13 +51,14 @@ export function headingOf(stage: Stage): string {
 
 /**
  * The endings `fail-on` may name: the job's, a quota reached, the preview's failed build, and a docs pull request that
- * touched a file outside `docs-paths`.
+ * touched a file outside `docs-paths`, and one that adds code names found nowhere in the code.
  */
 export const FAILABLE_OUTCOMES = [
   ...TERMINAL_STATUSES,
   'timeout',
   'rate-limited',
   'preview-failed',
-  'guardrail'
+  'guardrail',
+  'ungrounded'
 ] as const
 export type FailableOutcome = (typeof FAILABLE_OUTCOMES)[number]

@@ -239,6 +239,8 @@ describe('inputs, time and signals', () => {
       'batch-size': null,
       'batch-prs': null,
       guardrail: null,
+      grounding: null,
+      ungrounded: null,
       'duration-s': 0,
       'jobs-started': 0,
       sweep: null
@@ -260,6 +262,8 @@ describe('inputs, time and signals', () => {
       'action-taken': '',
       'requested-by': '',
       guardrail: '',
+      grounding: '',
+      ungrounded: '',
       'check-url': '',
       'batch-size': '',
       'batch-prs': '',

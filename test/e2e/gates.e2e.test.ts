@@ -378,6 +378,8 @@ describe('the result output', () => {
         'batch-size',
         'batch-prs',
         'guardrail',
+        'grounding',
+        'ungrounded',
         'duration-s',
         'jobs-started',
         'sweep'

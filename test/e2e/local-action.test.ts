@@ -43,6 +43,8 @@ it('runs under local-action with only the required inputs and a prompt, and repo
       'INPUT_PROJECT-ID=proj',
       `INPUT_API-KEY=${KEY}`,
       'INPUT_PROMPT="Document the /users endpoint.\nAdd an example."',
+      // The grounding check reads GitHub, which this run does not reach (grounding.e2e.test.ts covers it).
+      'INPUT_GROUNDING=off',
       ''
     ].join('\n')
   )

@@ -35,18 +35,18 @@ const BUDGETS: Readonly<Record<string, number>> = {
   inputs: 8,
   transport: 4,
   'admin-api': 6,
-  github: 19,
+  github: 21,
   prompt: 7,
   wait: 4,
   report: 7,
   decide: 6,
-  'after-job': 5,
+  'after-job': 13,
   'modes/single': 2,
   'modes/pair': 3,
   'modes/batch': 3,
   'modes/requests': 2,
   'modes/sweep': 5,
-  '.': 4
+  '.': 5
 }
 
 const MAX_FILE_LINES = 300

@@ -12,9 +12,13 @@ export type { RunOptions } from '../../../sim/run-action.ts'
  */
 export type ActionRun = Omit<TimedRun, 'durationMs'>
 
-/** Runs the bundle of the src/ under test as the runner runs the action. */
+/**
+ * Runs the bundle of the src/ under test as the runner runs the action. `grounding` is off unless a test sets it: the
+ * check reads the docs pull request and the code from GitHub, which grounding.e2e.test.ts simulates whole.
+ */
 export async function runAction(options: RunOptions): Promise<ActionRun> {
-  const { durationMs: _untold, ...run } = await runEntry({ entry: inject('bundleEntry'), ...options })
+  const inputs = { grounding: 'off', ...options.inputs }
+  const { durationMs: _untold, ...run } = await runEntry({ entry: inject('bundleEntry'), ...options, inputs })
   return run
 }
 

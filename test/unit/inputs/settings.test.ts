@@ -191,7 +191,10 @@ describe('readSettings', () => {
     ['issue-number', '12.0', 'Input "issue-number"'],
     ['issue-number', '０１２', 'Input "issue-number"'],
     ['wait', 'yes', 'Input "wait"'],
-    ['project-id', '..', 'Input "project-id"']
+    ['project-id', '..', 'Input "project-id"'],
+    ['grounding', 'strict', 'Input "grounding" must be off, report, fix; got "strict"'],
+    ['grounding-rounds', '4', 'Input "grounding-rounds" must be a whole number of follow-ups from 1 to 3; got "4"'],
+    ['grounding-rounds', '0', 'Input "grounding-rounds" must be a whole number of follow-ups from 1 to 3']
   ])('refuses %s = %j, naming the input', (name, value, message) => {
     expect(read({ [name]: value }).error).toContain(message)
   })
@@ -228,6 +231,24 @@ describe('readSettings', () => {
   ])('notes that a bare timeout of %j under a minute is read as seconds', (timeout, notices) => {
     expect(read({ timeout }).notices).toEqual(notices)
   })
+
+  it.each([
+    [{}, { mode: 'report', rounds: 1, ignore: '' }, false],
+    [{ grounding: '', 'grounding-rounds': '' }, { mode: 'report', rounds: 1, ignore: '' }, false],
+    [{ grounding: 'OFF' }, { mode: 'off', rounds: 1, ignore: '' }, false],
+    [
+      { grounding: 'fix', 'grounding-rounds': '3', 'grounding-ignore': 'internal*' },
+      { mode: 'fix', rounds: 3, ignore: 'internal*' },
+      true
+    ]
+  ])(
+    'reads grounding from %j (fix keeps the tracking comment that records its follow-up)',
+    (inputs, grounding, comment) => {
+      const { settings } = read({ comment: 'false', ...inputs })
+      expect(settings?.grounding).toEqual(grounding)
+      expect(settings?.comment).toBe(comment)
+    }
+  )
 
   it('refuses a poll interval longer than its cap', () => {
     expect(read({ 'poll-interval': '1m', 'max-poll-interval': '30s' }).error).toContain(

@@ -163,4 +163,39 @@ describe('the preview in the verdict', () => {
   it('lets a failed preview pass when fail-on leaves preview-failed out', () => {
     expect(verdictOf(completed, settings(['failed'], '1ms'), 'job-1', { preview: failed }).fails).toBe(false)
   })
+
+  const finding = { name: 'client.users.deleteMany()', path: 'docs/api.mdx', line: 5 }
+  it.each([
+    [{ kind: 'passed', names: 3 } as const, ['failed', 'ungrounded'], false, ''],
+    [{ kind: 'fixed', names: 3 } as const, ['failed', 'ungrounded'], false, ' The agent corrected'],
+    [
+      { kind: 'unchecked', reason: 'no access' } as const,
+      ['failed', 'ungrounded'],
+      false,
+      ' Its code names were not checked against the code: no access.'
+    ],
+    [
+      { kind: 'ungrounded', names: 3, findings: [finding] } as const,
+      ['failed'],
+      false,
+      ' Its pull request adds 1 code name found nowhere in the code: client.users.deleteMany() (docs/api.mdx:5).'
+    ],
+    [
+      { kind: 'ungrounded', names: 3, findings: [finding] } as const,
+      ['failed', 'ungrounded'],
+      true,
+      ' Its pull request adds 1 code name'
+    ]
+  ] as const)(
+    '%#: grounding %j fails only when fail-on names ungrounded, and says so after the job',
+    (grounding, failOn, fails, sentence) => {
+      const said = verdictOf(completed, settings([...failOn]), 'job-1', { grounding })
+      expect(said.fails).toBe(fails)
+      expect(
+        said.message.slice(
+          'Agent job "job-1" completed after 2m 5s (4 polls): the agent opened https://github.com/a/b/pull/1.'.length
+        )
+      ).toContain(sentence)
+    }
+  )
 })

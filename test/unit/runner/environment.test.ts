@@ -42,6 +42,7 @@ describe('readRunnerEnvironment', () => {
       repository: 'acme/docs',
       serverUrl: 'https://ghes.example',
       summaryPath: '/tmp/summary',
+      workspace: '',
       proxies: { http: undefined, https: undefined, noProxy: 'localhost' }
     })
   })

@@ -30,6 +30,8 @@ describe('outputWriter', () => {
       ['action-taken', ''],
       ['requested-by', ''],
       ['guardrail', ''],
+      ['grounding', ''],
+      ['ungrounded', ''],
       ['check-url', ''],
       ['batch-size', ''],
       ['batch-prs', ''],
@@ -48,7 +50,7 @@ describe('outputWriter', () => {
       ['job-id', 'job-1'],
       ['outcome', 'cancelled']
     ])
-    expect(written).toHaveLength(23)
+    expect(written).toHaveLength(25)
   })
 
   it('keeps every output on one line', () => {

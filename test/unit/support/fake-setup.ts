@@ -116,6 +116,8 @@ export function fakeSetup(world: World = {}): Traces & { readonly setup: StepSet
     threadUnavailable: world.noThread,
     reads,
     pulls: world.pulls !== undefined || settings.mode === 'pair' ? fakePulls(world.pulls ?? {}, traces) : undefined,
+    codeReads: undefined,
+    code: { repository: 'acme/code', workspace: '', head: () => Promise.reject(new Error('a mode reads no code')) },
     history: world.history ? fakeHistory(world.history, settings, traces) : undefined,
     login: () => (login ??= (calls.push('github login'), Promise.resolve(world.login))),
     docsLogin: () => Promise.resolve(undefined),
@@ -217,6 +219,7 @@ function fakePulls(answers: PullAnswers, { calls, said }: Traces): Service<PullO
     },
     files: () => Promise.reject(new Error('a mode reads no docs pull request files')),
     head: () => Promise.reject(new Error('a mode reads no head')),
+    commits: () => Promise.reject(new Error('a mode reads no docs pull request')),
     startCheck: () => Promise.reject(new Error('a mode makes no check run')),
     updateCheck: () => Promise.reject(new Error('a mode makes no check run'))
   }
