@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { startServer } from '../../sim/admin-api.ts'
+import { sendJson, startServer } from '../../sim/admin-api.ts'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
 import { startProxy } from '../../sim/loopback-proxy.ts'
 import { readActionMetadata, ROOT } from '../../sim/run-action.ts'
@@ -28,9 +28,16 @@ it('runs under local-action with only the required inputs and a prompt, and repo
     run: { activePolls: 0, final: { status: 'completed', prLink: PR } }
   })
   const api = await startServer(agents.respond, { tls: { key: key ?? '', cert: cert ?? '' } })
-  const proxy = await startProxy({ routes: { 'api.mintlify.com:443': new URL(api.url).host } })
+  // GitHub, for the grounding check (on by default): it holds no such pull request, so the check says unchecked.
+  const github = await startServer((_req, res) => sendJson(res, 404, { message: 'Not Found' }), {
+    tls: { key: key ?? '', cert: cert ?? '' }
+  })
+  const proxy = await startProxy({
+    routes: { 'api.mintlify.com:443': new URL(api.url).host, 'api.github.com:443': new URL(github.url).host }
+  })
   const dir = await mkdtemp(join(tmpdir(), 'local-action-'))
   servers.track(api)
+  servers.track(github)
   servers.track(proxy)
   servers.track({ close: () => rm(dir, { recursive: true, force: true }) })
 
@@ -43,8 +50,6 @@ it('runs under local-action with only the required inputs and a prompt, and repo
       'INPUT_PROJECT-ID=proj',
       `INPUT_API-KEY=${KEY}`,
       'INPUT_PROMPT="Document the /users endpoint.\nAdd an example."',
-      // The grounding check reads GitHub, which this run does not reach (grounding.e2e.test.ts covers it).
-      'INPUT_GROUNDING=off',
       ''
     ].join('\n')
   )
@@ -67,7 +72,8 @@ it('runs under local-action with only the required inputs and a prompt, and repo
   const code = await new Promise((resolve) => child.on('close', resolve))
 
   expect(code, output).toBe(0)
-  expect(proxy.carried).toEqual(['CONNECT api.mintlify.com:443'])
+  expect(new Set(proxy.carried)).toEqual(new Set(['CONNECT api.mintlify.com:443', 'CONNECT api.github.com:443']))
+  expect(github.requests.every((request) => request.method === 'GET')).toBe(true)
   expect(api.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
     'POST /v2/agent/proj/job',
     'GET /v2/agent/proj/job/job-1'
@@ -80,7 +86,8 @@ it('runs under local-action with only the required inputs and a prompt, and repo
     ['job-id', 'job-1'],
     ['prLink', PR],
     ['pr-number', '31'],
-    ['pr-repository', 'acme/docs']
+    ['pr-repository', 'acme/docs'],
+    ['grounding', 'unchecked']
   ]) {
     expect(report).toMatch(new RegExp(`│ '${name}'\\s*│ '${value ?? ''}'`))
   }
