@@ -2,15 +2,18 @@ import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { BundleAwareSequencer } from './test/support/sequencer.ts'
 
-/** One worker per core. */
-const CORES = availableParallelism()
+/**
+ * Two workers per core: an end-to-end file spends most of its time waiting on its bundle processes and servers, and a
+ * file of few tests (the demo, local-action, a mode's few long stories) would leave a core idle while it runs.
+ */
+const WORKERS = availableParallelism() * 2
 /**
  * End-to-end tests run side by side in one worker, each with its bundle process: most of their time is spent waiting
- * (on loopback servers, on Octokit spacing GitHub writes a second apart), so eight per core keep the cores busy (on 2
- * cores, 16 bundle processes at once). No test depends on another's speed: each waits on what happened, never on a
- * guess of how long it takes.
+ * (on loopback servers, on Octokit spacing GitHub writes a second apart), so five to a worker keep the cores busy (on
+ * 2 cores, up to 20 bundle processes at once). No test depends on another's speed: each waits on what happened, never
+ * on a guess of how long it takes.
  */
-const E2E_TESTS_PER_WORKER = 8
+const E2E_TESTS_PER_WORKER = 5
 /**
  * When a test is taken for hung. A safety net only, never what decides a test: every test waits on what happened (a
  * request arrived, a line was logged, the process exited), so a busy machine makes a test slower, never red. Far
@@ -22,7 +25,7 @@ export default defineConfig({
   test: {
     reporters: ['default', './test/support/tally-reporter.ts'],
     sequence: { sequencer: BundleAwareSequencer },
-    maxWorkers: CORES,
+    maxWorkers: WORKERS,
     projects: [
       // The decisions, module by module: no process, no network, no real time. They share state with nothing, so the
       // files share their workers' module cache instead of loading every module again for each file.

@@ -7,6 +7,8 @@ export interface SimulatedReview {
   readonly user: string
   readonly state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED'
   readonly submittedAt?: string
+  /** The commit it was given on: the pull request's head by default. */
+  readonly commitId?: string
 }
 
 /** A commit on the pull request's branch: `author` is its GitHub account (none for an email GitHub does not know). */
@@ -117,6 +119,7 @@ function listOf(pull: LivePull, what: string): unknown[] {
       id: index + 1,
       user: { login: review.user, type: type(review.user) },
       state: review.state,
+      commit_id: review.commitId ?? pull.headSha ?? 'f'.repeat(40),
       submitted_at: at(review.submittedAt)
     }))
   }

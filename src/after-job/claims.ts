@@ -124,9 +124,16 @@ function blockNames(block: CodeBlock): Found[] {
 const FILE_EXTENSION =
   /\.(?:[cm]?[jt]sx?|d\.ts|json5?|mdx?|ya?ml|toml|txt|html?|css|scss|py|go|rb|rs|sh|lock|env|png|jpe?g|svg|gif|ico|pdf|zip|t?gz|xml|csv|log|ini|cfg|conf|map|wasm|exe|dll)$/i
 
+/**
+ * The longest inline code span read for names. A longer one is a blob or a whole line of code, not a name a reader
+ * types; and some scans below take time that grows with the square of a span's length.
+ */
+const MAX_INLINE_SPAN = 200
+
 /** The names an inline code span holds, read by its shape. */
 export function inlineNames(span: string): Found[] {
   const text = span.trim()
+  if (text.length > MAX_INLINE_SPAN) return []
   const request = /^([A-Z]+)\s+(\S+)$/.exec(text)
   if (request && /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(request[1] ?? '')) {
     return [routeOf(request[1] ?? '', request[2] ?? '', 0) ?? []].flat()

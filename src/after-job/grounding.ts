@@ -48,6 +48,9 @@ export function groundingCheck(setup: StepSetup): GroundingCheck {
       if (files.kind === 'warning') return unchecked(withoutStop(files.warning))
       if (commits.kind === 'warning') return unchecked(withoutStop(commits.warning))
       if (!files.value.complete) return unchecked(`GitHub lists only ${files.value.files.length} of its files`)
+      // A change without Markdown adds no names: neither the code nor the docs before it are read.
+      if (!files.value.files.some((file) => isMarkdownPath(file.path)))
+        return { verdict: { kind: 'passed', names: 0 }, pull, findings: [] }
       code ??= readCode(setup)
       before ??= readDocsBefore(setup, pull, commits.value.base)
       const ignore = setup.settings.grounding.ignore

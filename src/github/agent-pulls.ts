@@ -134,16 +134,20 @@ export async function readDetails(github: GitHubClient, where: Where, pull: Open
     pull_number: pull.number,
     per_page: 100
   })
+  const headSha = textOf(fieldsAt(fields, 'head')['sha']) || pull.headSha
   return {
     mergeable: typeof mergeable === 'boolean' ? mergeable : undefined,
     mergeState: textOf(fields['mergeable_state']) || 'unknown',
-    headSha: textOf(fieldsAt(fields, 'head')['sha']) || pull.headSha,
-    reviews: reviewsOf(listed, pull.author)
+    headSha,
+    reviews: reviewsOf(listed, pull.author, headSha)
   }
 }
 
-/** What people's reviews say: each person's latest approving or asking for changes counts. */
-export function reviewsOf(listed: readonly unknown[], author: Author): Reviews {
+/**
+ * What people's reviews say: each person's latest approving or asking for changes counts. An approval counts only for
+ * the commit it was given on (`headSha`): what was pushed after it, nobody approved.
+ */
+export function reviewsOf(listed: readonly unknown[], author: Author, headSha: string): Reviews {
   const latest = new Map<string, string>()
   let byPeople = false
   for (const review of listed) {
@@ -152,8 +156,9 @@ export function reviewsOf(listed: readonly unknown[], author: Author): Reviews {
     if (reviewer.bot || reviewer.login === '' || reviewer.login === author.login) continue
     if (state === 'APPROVED' || state === 'CHANGES_REQUESTED' || state === 'COMMENTED') byPeople = true
     // A comment leaves a person's approval or request for changes as it was; a dismissal ends it.
+    const outdated = state === 'APPROVED' && textOf(fieldsOf(review)['commit_id']) !== headSha
     if (state === 'APPROVED' || state === 'CHANGES_REQUESTED' || state === 'DISMISSED')
-      latest.set(reviewer.login, state)
+      latest.set(reviewer.login, outdated ? 'OUTDATED' : state)
   }
   const states = [...latest.values()]
   return { approved: states.includes('APPROVED'), changesRequested: states.includes('CHANGES_REQUESTED'), byPeople }

@@ -113,6 +113,11 @@ describe('the names a docs change claims', () => {
     expect(claims(fence('env', 'API_TIMEOUT_MS=5000'))).toEqual(['API_TIMEOUT_MS [API_TIMEOUT_MS]'])
   })
 
+  it('reads no names from an inline span longer than a name a reader types, however it is shaped', () => {
+    expect(claims(`Call \`${'x'.repeat(200)}.deleteMany()\` to clear it.`)).toEqual([])
+    expect(claims(`Call \`client.deleteMany()\` to clear it.`)).toEqual(['client.deleteMany() [deleteMany]'])
+  })
+
   it('takes no names from prose, paths, values and placeholders in code', () => {
     expect(
       claims(
