@@ -1,7 +1,7 @@
 // `npm run demo -- sweep`: a weekly `mode: sweep` of acme/docs, against the simulated admin API and GitHub: six open
 // agent pull requests (one orphaned, one superseded, one waiting, one approved, one stale, one a person worked on) first reported,
 // then swept with every action allowed. Each run is the bundled action, run as the runner runs it.
-import { startFakeGitHub, type SimulatedPull } from '../sim/github-api.ts'
+import { agentDocsPulls, startFakeGitHub, type SimulatedPull } from '../sim/github-api.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
 import { renderRunnerLog, renderSummaryText } from '../sim/runner-log.ts'
 import { markerOf } from '../src/github/tracking-record.ts'
@@ -11,20 +11,9 @@ const DAY = 86_400_000
 const ago = (days: number): string => new Date(Date.now() - days * DAY).toISOString()
 const VIEWER = 'github-actions[bot]'
 
-function docsPull(number: number, days: number, more: Partial<SimulatedPull> = {}): SimulatedPull {
-  return {
-    number,
-    title: `Document the change of acme/api#${number + 40}`,
-    user: 'mintlify[bot]',
-    state: 'open',
-    labels: [],
-    headSha: `${number}`.padStart(40, 'a'),
-    createdAt: ago(days),
-    updatedAt: ago(1),
-    commits: [{ sha: 'c'.repeat(40), author: 'mintlify[bot]', email: 'agent@mintlify.com' }],
-    ...more
-  }
-}
+/** An open docs pull request of the agent's, opened `days` ago, for the change of acme/api#`number + 40`. */
+const docsPull = (number: number, days: number, more: Partial<SimulatedPull> = {}): SimulatedPull =>
+  agentDocsPulls(Date.now())(number, days, { title: `Document the change of acme/api#${number + 40}`, ...more })
 
 /** The action's tracking comment on acme/api#`issue`: the job that opened acme/docs#`docs`. */
 function record(issue: number, docs: number, startedDaysAgo: number, source?: 'merged') {

@@ -68,6 +68,26 @@ export interface SimulatedPull extends PullLife {
   readonly branchDeleted?: boolean
 }
 
+/**
+ * Docs pull requests the Mintlify agent opened, dated from `now`: each made by `pull(number, days)` opened `days` ago,
+ * last updated a day ago, with one commit of the agent's; `more` sets the rest.
+ */
+export function agentDocsPulls(now: number) {
+  const ago = (days: number): string => new Date(now - days * 86_400_000).toISOString()
+  return (number: number, days: number, more: Partial<SimulatedPull> = {}): SimulatedPull => ({
+    number,
+    title: `Docs for change ${number}`,
+    user: 'mintlify[bot]',
+    state: 'open',
+    labels: [],
+    headSha: `${number}`.padStart(40, 'a'),
+    createdAt: ago(days),
+    updatedAt: ago(1),
+    commits: [{ sha: 'c'.repeat(40), author: 'mintlify[bot]', email: 'agent@mintlify.com' }],
+    ...more
+  })
+}
+
 export interface CheckRun {
   readonly id: number
   readonly repo: string

@@ -3,7 +3,7 @@
 // sweep-actions allows.
 import { describe, expect, it } from 'vitest'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
-import type { FakeGitHub, FakeGitHubOptions, SimulatedPull } from '../../sim/github-api.ts'
+import { agentDocsPulls, type FakeGitHub, type FakeGitHubOptions } from '../../sim/github-api.ts'
 import { markerOf, readMarker, type TrackingState } from '../../src/github/tracking-record.ts'
 import { loopback } from './support/loopback.ts'
 import { type BundleRun, bundleRunner } from './support/run-bundle.ts'
@@ -32,20 +32,7 @@ const run = bundleRunner({
 })
 
 /** A docs pull request the agent opened `days` ago, last updated a day ago. */
-function docsPull(number: number, days: number, more: Partial<SimulatedPull> = {}): SimulatedPull {
-  return {
-    number,
-    title: `Docs for change ${number}`,
-    user: AGENT,
-    state: 'open',
-    labels: [],
-    headSha: `${number}`.padStart(40, 'a'),
-    createdAt: ago(days),
-    updatedAt: ago(1),
-    commits: [{ sha: 'c'.repeat(40), author: AGENT, email: 'agent@mintlify.com' }],
-    ...more
-  }
-}
+const docsPull = agentDocsPulls(NOW)
 
 /** The action's record, on issue or pull request `issue`, of the job that opened docs pull request `docs`. */
 function record(issue: number, docs: number, more: Partial<TrackingState> = {}, user = VIEWER, startedDay = 30) {

@@ -1,11 +1,6 @@
 // A sweep against the simulated GitHub on loopback: what it reads, what it writes, and that it never writes twice.
 import { afterAll, describe, expect, it } from 'vitest'
-import {
-  type FakeGitHub,
-  type FakeGitHubOptions,
-  type SimulatedPull,
-  startFakeGitHub
-} from '../../../../sim/github-api.ts'
+import { agentDocsPulls, type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from '../../../../sim/github-api.ts'
 import { settingsOf } from '../../../../sim/settings.ts'
 import { openDocsSweep } from '../../../../src/github/docs-sweep.ts'
 import { openSession, type RunInfo } from '../../../../src/github/session.ts'
@@ -30,21 +25,8 @@ const VIEWER = 'github-actions[bot]'
 const QUIET = { info: () => undefined, warning: () => undefined, debug: () => undefined }
 const AGENT = 'mintlify[bot]'
 
-/** A docs pull request the agent opened `days` ago, last updated `idle` days ago. */
-function docsPull(number: number, days: number, more: Partial<SimulatedPull> = {}): SimulatedPull {
-  return {
-    number,
-    title: `Docs for change ${number}`,
-    user: AGENT,
-    state: 'open',
-    labels: [],
-    headSha: `${number}`.padStart(40, 'a'),
-    createdAt: ago(days),
-    updatedAt: ago(1),
-    commits: [{ sha: 'c'.repeat(40), author: AGENT, email: 'agent@mintlify.com' }],
-    ...more
-  }
-}
+/** A docs pull request the agent opened `days` ago, last updated a day ago. */
+const docsPull = agentDocsPulls(NOW)
 
 /**
  * The action's record of a job that opened docs pull request `docs`, on issue or pull request `issue`; with `head`,
