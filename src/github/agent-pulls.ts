@@ -1,7 +1,8 @@
 // What a sweep reads of the docs repository: its open pull requests (one listing for all of them), those opened in the
 // figures' window, and, only for a pull request whose decision needs them, its mergeability and reviews (two
-// requests), whether a person committed or left a review comment (two more, only when it may be stale), and its checks
-// (two more, only when it may be merged). Everything GitHub sends is read through the narrow readers of fields.ts.
+// requests), whether a person committed or left a review comment (two more, only when it may be stale), its checks
+// (two more, only when it may be merged), and whether it was reopened (one more, only before it would be closed).
+// Everything GitHub sends is read through the narrow readers of fields.ts.
 import { MINTLIFY_BOT } from '../inputs/gate-settings.ts'
 import type { GitHubClient } from './octokit.ts'
 import { fieldsAt, fieldsOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
@@ -185,6 +186,13 @@ export async function readTouched(github: GitHubClient, where: Where, pull: Open
     const by = authorOf(fieldsOf(comment)['user'])
     return !by.bot && by.login !== pull.author.login
   })
+}
+
+/** Whether it was ever reopened after a close (by a person, say, after an earlier sweep closed it): one read. */
+export async function readReopened(github: GitHubClient, where: Where, pull: OpenPull): Promise<boolean> {
+  const params = { ...where, issue_number: pull.number, per_page: 100 }
+  const events = await github.octokit.paginate(github.octokit.rest.issues.listEvents, params)
+  return events.some((event) => textOf(fieldsOf(event)['event']) === 'reopened')
 }
 
 /** How its head's checks stand: the commit statuses and the check runs, two reads. */

@@ -66,7 +66,8 @@ export const MOST_RECORD_PAGES = 20
 /**
  * The records in the workflow repository's comments updated since `since` (the action writes a record after its
  * pull request is opened, so none older can name an open one): the newest per docs pull request, and whether every
- * comment was read (false past MOST_RECORD_PAGES).
+ * comment was read (false past MOST_RECORD_PAGES). The comments are read newest first, so that in a busy repository
+ * what is left unread is the oldest, not the records of the latest jobs.
  */
 export async function readRecords(
   github: GitHubClient,
@@ -75,7 +76,13 @@ export async function readRecords(
   of: RecordsOf
 ): Promise<{ readonly records: AgentRecord[]; readonly complete: boolean }> {
   const list = github.octokit.rest.issues.listCommentsForRepo
-  const params = { ...where, since: new Date(since).toISOString(), per_page: 100 }
+  const params = {
+    ...where,
+    since: new Date(since).toISOString(),
+    sort: 'updated',
+    direction: 'desc',
+    per_page: 100
+  } as const
   const comments: unknown[] = []
   let page = 0
   for await (const { data } of github.octokit.paginate.iterator(list, params)) {

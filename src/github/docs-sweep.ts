@@ -12,6 +12,7 @@ import {
   type PullDetails,
   readChecks,
   readDetails,
+  readReopened,
   readTouched
 } from './agent-pulls.ts'
 import { briefFailure, failureOf, permissionHint } from './failure.ts'
@@ -102,6 +103,12 @@ export class DocsSweep {
     return this.#read('docs', doing, (client) => readTouched(client, this.#docs, pull))
   }
 
+  /** Whether it was ever reopened: a pull request someone reopened is theirs, and never closed by a sweep again. */
+  reopened(pull: OpenPull): Promise<Done<boolean>> {
+    const doing = `read the events of ${this.#about(pull.number)}`
+    return this.#read('docs', doing, (client) => readReopened(client, this.#docs, pull))
+  }
+
   checks(sha: string): Promise<Done<'pass' | 'fail' | 'pending'>> {
     const doing = `read the checks of ${forLog(sha, 40)} in ${this.#name()}`
     return this.#read('docs', doing, (client) => readChecks(client, this.#docs, sha))
@@ -135,7 +142,7 @@ export class DocsSweep {
     const advice =
       as === 'own'
         ? permissionHint('issues: read and pull-requests: read')
-        : `${this.#token()} needs pull-requests: read and checks: read on ${this.#name()}`
+        : `${this.#token()} needs pull-requests: read, checks: read and statuses: read on ${this.#name()}`
     return this.#run(as, doing, advice, task, true)
   }
 

@@ -39,6 +39,17 @@ export interface Judging {
   readonly codeUrl: (number: number) => string
 }
 
+/** How far GitHub's clock and the runner's may differ when a pull request's opening is set against its job's start. */
+const CLOCK_SKEW_MS = 10 * 60_000
+
+/**
+ * Whether the pull request was opened before the job its record names was started: then it is not that job's (a
+ * link the admin API answered with may name anyone's pull request), and the record does not tie it.
+ */
+export function predates(pull: OpenPull, record: AgentRecord): boolean {
+  return pull.createdAt + CLOCK_SKEW_MS < record.startedAt
+}
+
 /**
  * What the records alone decide: not tied to the action, orphaned or superseded. Undefined when the decision needs
  * the pull request's details.
@@ -47,6 +58,10 @@ export function judgeByRecords(pull: OpenPull, record: AgentRecord | undefined, 
   if (record === undefined) {
     const by = isAgent(pull.author) ? 'opened by the Mintlify agent, but ' : ''
     return { pull, record, finding: 'untied', action: undefined, why: `${by}no record of this action ties it to a job` }
+  }
+  if (predates(pull, record)) {
+    const why = "a record names it, but it was opened before that job started: not the job's, left alone"
+    return { pull, record: undefined, finding: 'untied', action: undefined, why }
   }
   const code = codeEnd(record, at)
   if (record.source === 'closed' || record.source === 'found-closed') {
@@ -100,6 +115,19 @@ function supersededBy(record: AgentRecord, at: Judging): AgentRecord | undefined
     (best, other) => (!best || newer(other, best) ? other : best),
     undefined
   )
+}
+
+const CLOSES: ReadonlySet<SweepAction | undefined> = new Set(['close-orphaned', 'close-superseded', 'close-stale'])
+
+/** Whether the sweep would close it: then whether it was ever reopened is read first. */
+export function wouldClose(judged: Judged): boolean {
+  return CLOSES.has(judged.action)
+}
+
+/** A pull request someone reopened after a close is theirs: the sweep reports it and never closes it again. */
+export function keptOpen(judged: Judged): Judged {
+  const why = `${judged.why}; but someone reopened it after it was closed: left to them, never closed again`
+  return { ...judged, finding: 'open', action: undefined, why }
 }
 
 /** Whether the sweep may merge a pull request of this origin once approved: never ahead of its code. */
