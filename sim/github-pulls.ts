@@ -10,6 +10,8 @@ export interface SimulatedReview {
   readonly submittedAt?: string
   /** The commit it was given on: the pull request's head by default. */
   readonly commitId?: string
+  /** The reviewer's `author_association`: `MEMBER` by default; `NONE` for a stranger. */
+  readonly association?: string
 }
 
 /** A commit on the pull request's branch: `author` is its GitHub account (none for an email GitHub does not know). */
@@ -123,6 +125,7 @@ function listOf(pull: LivePull, what: string): unknown[] {
       user: { login: review.user, type: type(review.user) },
       state: review.state,
       commit_id: review.commitId ?? pull.headSha ?? 'f'.repeat(40),
+      author_association: review.association ?? 'MEMBER',
       submitted_at: at(review.submittedAt)
     }))
   }

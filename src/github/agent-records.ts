@@ -103,6 +103,19 @@ export function recordsIn(comments: readonly unknown[], of: RecordsOf): AgentRec
   return [...newest.values()].sort((a, b) => a.number - b.number)
 }
 
+/** How far GitHub's clock and the runner's may differ when a pull request's opening is set against its job's start. */
+const CLOCK_SKEW_MS = 10 * 60_000
+
+/** When the record's job was started (milliseconds since the epoch; 0 when it does not say). */
+export function jobStart(state: TrackingState): number {
+  return state.requests.find((request) => request.kind === 'start')?.at ?? state.requests[0]?.at ?? 0
+}
+
+/** Whether a pull request opened at `createdAt` was opened before a job started at `startedAt`: it is not the job's. */
+export function openedBefore(createdAt: number, startedAt: number): boolean {
+  return createdAt + CLOCK_SKEW_MS < startedAt
+}
+
 /** Whether `a` was started after `b`, by the records (the comment's id breaks a tie). */
 export function newer(a: AgentRecord, b: AgentRecord): boolean {
   return a.startedAt > b.startedAt || (a.startedAt === b.startedAt && a.commentId > b.commentId)
@@ -130,7 +143,7 @@ function recordOf(comment: unknown, of: RecordsOf): AgentRecord | undefined {
     origin: originOf(state),
     job: state.job,
     issue,
-    startedAt: state.requests.find((request) => request.kind === 'start')?.at ?? state.requests[0]?.at ?? 0,
+    startedAt: jobStart(state),
     commentId,
     ...(supersedes ? { supersedes: supersedes.number } : {}),
     ...(state.source ? { source: state.source } : {}),

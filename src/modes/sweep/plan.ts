@@ -2,7 +2,7 @@
 // what was read. A pull request its records do not tie to the action is only reported. What may be done is what
 // `sweep-actions` names, at most `sweep-limit` actions a run, oldest pull request first.
 import { isAgent, mergeBlocker, type OpenPull, type PullDetails } from '../../github/agent-pulls.ts'
-import { type AgentRecord, type CodeState, newer } from '../../github/agent-records.ts'
+import { type AgentRecord, type CodeState, newer, openedBefore } from '../../github/agent-records.ts'
 import type { SweepAction, SweepSettings } from '../../inputs/sweep-settings.ts'
 
 export const FINDINGS = ['orphaned', 'superseded', 'approved', 'conflicted', 'stale', 'open', 'untied'] as const
@@ -22,12 +22,19 @@ export interface Judged {
   readonly link?: string
   /** With `approved`: the head it is merged at (a push since makes GitHub refuse the merge). */
   readonly head?: string
+  /** A read it needed failed (a warning in our words): it is left for the next sweep, and the log says why. */
+  readonly unread?: string
 }
 
 /** What the judging knows besides the pull request itself. */
 export interface Judging {
   readonly now: number
   readonly staleAfterMs: number
+  /**
+   * Whether `sweep-actions` lets it ask a conflicted pull request's job to update: when not, a stale one that
+   * conflicts is judged stale, so that `close-stale` alone still closes it.
+   */
+  readonly asksToUpdate: boolean
   /** Every record read: a newer one may take over a pull request's code pull request or batch. */
   readonly records: readonly AgentRecord[]
   /** The docs pull requests open now, and those known merged. */
@@ -39,15 +46,12 @@ export interface Judging {
   readonly codeUrl: (number: number) => string
 }
 
-/** How far GitHub's clock and the runner's may differ when a pull request's opening is set against its job's start. */
-const CLOCK_SKEW_MS = 10 * 60_000
-
 /**
  * Whether the pull request was opened before the job its record names was started: then it is not that job's (a
  * link the admin API answered with may name anyone's pull request), and the record does not tie it.
  */
 export function predates(pull: OpenPull, record: AgentRecord): boolean {
-  return pull.createdAt + CLOCK_SKEW_MS < record.startedAt
+  return openedBefore(pull.createdAt, record.startedAt)
 }
 
 /**
@@ -180,10 +184,10 @@ export function judgeByDetails(
   }
   const outOfDate = details.mergeable === false || OUT_OF_DATE.has(details.mergeState)
   const conflict = details.mergeState === 'behind' ? 'is behind its base branch' : 'conflicts with its base branch'
-  if (outOfDate && !record.askedToUpdate) {
+  const stale = staleness(pull, details, later, at)
+  if (outOfDate && !record.askedToUpdate && (at.asksToUpdate || !stale.stale)) {
     return judged('conflicted', 'update-conflicted', `its branch ${conflict}: its job is asked to bring it up to date`)
   }
-  const stale = staleness(pull, details, later, at)
   if (stale.stale) return judged('stale', 'close-stale', stale.why)
   if (outOfDate) return judged('conflicted', undefined, `its branch ${conflict}; its job was asked to update it once`)
   return judged('open', undefined, stale.why || openWhy(record, details, later, at))

@@ -8,6 +8,7 @@ import type { Done } from '../../github/pulls.ts'
 import type { SweepSettings } from '../../inputs/sweep-settings.ts'
 import type { Logger } from '../../runner/io.ts'
 import type { Redact } from '../../text/redact.ts'
+import { forLog } from '../../text/untrusted.ts'
 import type { Decision, Service, StepSetup } from '../../decide/decision.ts'
 import { sendPrompt } from '../../decide/send.ts'
 import { runRecord } from '../../decide/tracked.ts'
@@ -112,8 +113,11 @@ async function readAll(github: Service<DocsSweep>, at: SweepAt) {
     const warning = "Could not read who github-token acts as, which tells the action's records from forgeries."
     return { kind: 'warning', warning } as const
   }
-  const open = await github.listOpen()
-  if (open.kind === 'warning') return open
+  const listed = await github.listOpen()
+  if (listed.kind === 'warning') return listed
+  // A title may quote a key (an agent copying a prompt): redacted before it is shown anywhere.
+  const pulls = listed.value.pulls.map((pull) => ({ ...pull, title: at.redact(pull.title) }))
+  const open = { kind: 'done', value: { ...listed.value, pulls } } as const
   const window = await github.listOpenedSince(now - settings.windowMs)
   if (window.kind === 'warning') return window
   // A record is written once its job opened its pull request: none older can name one still open.
@@ -138,6 +142,7 @@ async function judgeAll(
   const judging: Judging & { code: Map<number, CodeState> } = {
     now,
     staleAfterMs,
+    asksToUpdate: at.settings.actions.has('update-conflicted'),
     records: read.records.records,
     open: new Set(read.open.pulls.map((pull) => pull.number)),
     merged: new Set(read.window.pulls.filter((pull) => pull.mergedAt !== undefined).map((pull) => pull.number)),
@@ -153,7 +158,9 @@ async function judgeAll(
     const record = tied.get(pull.number)
     if (record === undefined && !isAgent(pull.author)) continue
     const before = sent()
-    judged.push(await judgeOne(pull, record, reading))
+    const one = await judgeOne(pull, record, reading)
+    if (one.unread) at.log.warning(`#${pull.number}: ${forLog(one.unread, 300)} Left for the next sweep.`)
+    judged.push(one)
     perPull.set(pull.number, sent() - before)
   }
   return { judged, perPull }
@@ -179,7 +186,14 @@ async function judgeOne(pull: OpenPull, record: AgentRecord | undefined, reading
 }
 
 function unread(pull: OpenPull, record: AgentRecord | undefined, warning: string): Judged {
-  return { pull, record, finding: 'open', action: undefined, why: `${warning} Left for the next sweep` }
+  return {
+    pull,
+    record,
+    finding: 'open',
+    action: undefined,
+    why: `${warning} Left for the next sweep`,
+    unread: warning
+  }
 }
 
 async function judgeByReads(pull: OpenPull, record: AgentRecord | undefined, reading: Reading): Promise<Judged> {

@@ -45,7 +45,7 @@ describe('the grounding review refused', () => {
 
   it('asks for a docs-token when the docs are in another repository', async () => {
     expect(await refused('docs')).toContain(
-      'github-token reaches only this repository: pass a docs-token with pull-requests: write on acme/docs'
+      'github-token reaches only this repository: pass a docs-token with pull-requests: write and contents: read on acme/docs'
     )
   })
 

@@ -229,7 +229,9 @@ describe('sweep', () => {
       },
       ['close-stale']
     )
-    expect(writes).toEqual(['POST /repos/acme/docs/issues/6/comments', 'PATCH /repos/acme/docs/pulls/6'])
+    // The close comes first: one that did not land leaves no comment saying it was closed.
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/6'])
+    expect(docsComments(github, 6)).toEqual([])
     expect(result.outcomes).toEqual([
       {
         number: 6,
@@ -241,7 +243,7 @@ describe('sweep', () => {
     expect(stateOf(github, 6)?.state).toBe('open')
   })
 
-  it('after a run killed between its comment and its close, closes without commenting again', async () => {
+  it("never writes its comment twice: one of its own there already (an earlier run's) is not written again", async () => {
     const mark = '<!-- mintlify-agent-sweep: stale -->\nNo activity for 20 days, so this docs pull request is closed.'
     const { github, writes, result } = await run(
       {
@@ -260,7 +262,7 @@ describe('sweep', () => {
     expect(docsComments(github, 6)).toHaveLength(1)
   })
 
-  it('reads a comment GitHub answered with a 502 back before closing, and posts it once', async () => {
+  it('closes, then reads a comment GitHub answered with a 502 back, and posts it once', async () => {
     const { github, writes, result } = await run(
       {
         pulls: { 'acme/docs': [docsPull(6, 25, { updatedAt: ago(20) })] },
@@ -269,7 +271,7 @@ describe('sweep', () => {
       },
       ['close-stale']
     )
-    expect(writes).toEqual(['POST /repos/acme/docs/issues/6/comments', 'PATCH /repos/acme/docs/pulls/6'])
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/6', 'POST /repos/acme/docs/issues/6/comments'])
     expect(result.outcomes.map((outcome) => outcome.result)).toEqual(['closed'])
     expect(docsComments(github, 6)).toHaveLength(1)
   })
@@ -334,8 +336,21 @@ describe('sweep', () => {
     }
     const second = await run({}, ['close-orphaned', 'close-stale'], { github })
     expect(second.writes).toEqual([])
+    expect(second.result.planned.map((entry) => entry.unread)).toEqual([undefined, undefined])
     expect(findings(second.result)).toEqual({ 1: ['open', undefined], 6: ['open', undefined] })
     expect(second.result.planned[0]?.why).toMatch(/someone reopened it after it was closed: left to them/)
+  })
+
+  it('closes again one only the action itself reopened (a pair reopens a docs pull request with its code)', async () => {
+    const idle = docsPull(6, 25, {
+      updatedAt: ago(20),
+      events: [
+        { event: 'closed', actor: VIEWER },
+        { event: 'reopened', actor: VIEWER }
+      ]
+    })
+    const { writes } = await run({ pulls: { 'acme/docs': [idle] }, existing: [record(51, 6)] }, ['close-stale'])
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/6', 'POST /repos/acme/docs/issues/6/comments'])
   })
 
   it("leaves alone a pull request a record names but which was opened before that record's job started", async () => {
@@ -372,7 +387,7 @@ describe('sweep', () => {
       ['close-orphaned']
     )
     expect(findings(result)).toEqual({ 1: ['orphaned', 'act'] })
-    expect(writes).toEqual(['POST /repos/acme/docs/issues/1/comments', 'PATCH /repos/acme/docs/pulls/1'])
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/1', 'POST /repos/acme/docs/issues/1/comments'])
     expect(result.notes.join(' ')).toMatch(/more comments .* than a sweep reads \(2,000, newest first\)/)
   })
 })
