@@ -274,6 +274,23 @@ describe('classifySubmit', () => {
     })
   })
 
+  it.each([
+    [
+      answer(401, { error: 'Invalid API key' }),
+      'refused',
+      'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired (a key expires after the lifetime chosen when it was made, 90 days by default). Admin API keys are made on the dashboard\'s API keys page'
+    ],
+    [
+      answer(201, { id: 'job-1\n::error::forged', status: 'active' }),
+      'unsure',
+      'HTTP 201 with a body that is not a job: "id" must not contain spaces or control characters'
+    ]
+  ] as const)('says why a start was refused or may have landed (%#)', (exchanged, kind, reason) => {
+    const classified = classifySubmit(exchanged, 30_000, START)
+    expect(classified.kind).toBe(kind)
+    expect('reason' in classified && classified.reason).toContain(reason)
+  })
+
   it('keeps the id of a new job answered without a status, and waits for it', () => {
     expect(classifySubmit(answer(201, { id: 'job_9' }), 30_000, START)).toEqual({
       kind: 'accepted',
