@@ -58,7 +58,7 @@ describe('classifyPoll', () => {
   it.each([
     [
       answer(401, { error: 'Invalid API key' }),
-      'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired'
+      'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired (a key expires after the lifetime chosen when it was made, 90 days by default). Admin API keys are made on the dashboard\'s API keys page, under organization settings'
     ],
     [
       answer(307, '', { location: 'https://x.test/?key=mint_secret' }),
@@ -279,6 +279,11 @@ describe('classifySubmit', () => {
       answer(401, { error: 'Invalid API key' }),
       'refused',
       'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired (a key expires after the lifetime chosen when it was made, 90 days by default). Admin API keys are made on the dashboard\'s API keys page'
+    ],
+    [
+      answer(405, '<html>Method Not Allowed</html>', { 'content-type': 'text/html' }),
+      'refused',
+      'base-url (https://api.mintlify.com/) does not look like the Mintlify admin API: POST https://api.mintlify.com/v2/agent/docs/job answered HTTP 405 (method not allowed)'
     ],
     [
       answer(201, { id: 'job-1\n::error::forged', status: 'active' }),
