@@ -261,6 +261,13 @@ describe('readSettings', () => {
     }
   )
 
+  it('warns that a timeout past 6h outlasts a GitHub-hosted runner', () => {
+    expect(read({ timeout: '7h' }).warnings).toEqual([
+      'Input "timeout" (7h) is longer than a GitHub-hosted runner lets a job run (6h); only a self-hosted runner waits that long.'
+    ])
+    expect(read({ timeout: '6h' }).warnings).toEqual([])
+  })
+
   it('refuses a poll interval longer than its cap', () => {
     expect(read({ 'poll-interval': '1m', 'max-poll-interval': '30s' }).error).toContain(
       'Input "poll-interval" (1m) must not exceed "max-poll-interval" (30s)'
