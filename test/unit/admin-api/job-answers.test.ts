@@ -176,6 +176,19 @@ describe('classifyPoll', () => {
     expect(classifyPoll(exchanged, 30_000, CONTEXT)).toMatchObject({ kind: 'transient', fault })
   })
 
+  it.each([
+    [answer(504, 'upstream timed out'), 'HTTP 504'],
+    [answer(200, '{"status": "act', { 'content-type': 'application/json' }), 'HTTP 200 with a body that is not JSON'],
+    [
+      answer(200, { status: 'active', prLink: 7 }),
+      'HTTP 200 with a body that is not a job: "prLink" is a number, not a string'
+    ]
+  ])('says a transient answer as the log names it (%#)', (exchanged, reason) => {
+    const classified = classifyPoll(exchanged, 30_000, CONTEXT)
+    expect(classified).toMatchObject({ kind: 'transient' })
+    expect(classified.kind === 'transient' && classified.reason).toBe(reason)
+  })
+
   it('decides on the job as sent, even when a secret is part of a word in it, and redacts only what is shown', () => {
     const context = { ...CONTEXT, redact: (text: string) => text.replaceAll('comp', '***') }
     const classified = classifyPoll(
