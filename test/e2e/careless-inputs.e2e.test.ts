@@ -1,7 +1,8 @@
-// Careless inputs: each an input error before any request, or harmless, and never a way to show the key. Durations
-// a timer cannot hold or that would flood a remote API, a key passed as project-id, a base-url with its version path;
-// the result output an input error still leaves whole; the small things a new user hit; and a second signal during
-// shutdown, which still leaves the outputs and the summary.
+// Careless inputs: each an input error before any request, or harmless, and never a way to show the key. A key that
+// cannot be sent, a key passed as project-id; the result output an input error still leaves whole; the small things a
+// new user hit; and a second signal during shutdown, which still leaves the outputs and the summary. One of each kind
+// runs the bundle here; every rule (durations a timer cannot hold or that would flood a remote API, a base-url with its
+// version path, ...) is a row of test/unit/inputs/settings.test.ts.
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { jobBody, sendJson } from '../../sim/admin-api.ts'
@@ -24,22 +25,21 @@ const run = bundleRunner({
 })
 
 describe('careless inputs', () => {
-  // One of each kind, as the bundle meets it; every rule has its row in test/unit/inputs/settings.test.ts.
-  it.each([
-    ['timeout', '5 m'],
-    ['base-url', 'https://user:pw@api.mintlify.com'],
-    ['api-key', `${KEY}\u200b`],
-    ['api-key', `${KEY.slice(0, 8)} ${KEY.slice(8)}`]
-  ])('%s: %j is an input error before any request, that does not show the key', async (name, value) => {
-    const server = await servers.serve((_req, res) => sendJson(res, 500, {}))
-    const result = await run(server, { [name]: value })
-    expect(server.requests).toHaveLength(0)
-    expect(result.outputs['outcome']).toBe('error')
-    expect(errorAnnotations(result).join('\n')).toContain(`"${name}"`)
-    expect(
-      result.stdout.split('\n').filter((line) => line.includes(KEY.slice(5)) && !line.startsWith('::add-mask::'))
-    ).toEqual([])
-  })
+  // One as the bundle meets it; every rule has its row in test/unit/inputs/settings.test.ts (a duration, a base-url, an
+  // api-key that cannot be sent, the hint for an empty project-id, and the words of each error).
+  it.each([['api-key', `${KEY}\u200b`]])(
+    '%s: %j is an input error before any request, that does not show the key',
+    async (name, value) => {
+      const server = await servers.serve((_req, res) => sendJson(res, 500, {}))
+      const result = await run(server, { [name]: value })
+      expect(server.requests).toHaveLength(0)
+      expect(result.outputs['outcome']).toBe('error')
+      expect(errorAnnotations(result).join('\n')).toContain(`"${name}"`)
+      expect(
+        result.stdout.split('\n').filter((line) => line.includes(KEY.slice(5)) && !line.startsWith('::add-mask::'))
+      ).toEqual([])
+    }
+  )
 
   it("a prompt reaches the agent whole up to the runner's limit for one variable, which action.yml states; past it the step cannot start", async () => {
     const { api, server } = await servers.agentApi({
@@ -146,50 +146,15 @@ describe('careless inputs', () => {
       'POST /v2/agent/docs/job/job-7/message'
     )
   })
-
-  it('a duration error suggests no duration under the 1s a remote API needs', async () => {
-    const result = await run({ url: 'https://api.mintlify.test' }, { 'poll-interval': 'often' })
-    const [error] = errorAnnotations(result)
-    expect(error).toContain('Input "poll-interval" must be a positive duration such as 10s, 5m, 1h')
-    expect(error).not.toContain('500ms')
-  })
-
-  it('a missing project-id hints that vars.MINTLIFY_PROJECT_ID may be unset here', async () => {
-    const result = await run({ url: 'https://api.mintlify.test' }, { 'project-id': '' })
-    expect(errorAnnotations(result)[0]).toContain(
-      'Input "project-id" is required: the project id shown on the dashboard\'s API keys page. Empty means the variable it comes from (such as vars.MINTLIFY_PROJECT_ID) is not set for this repository or environment.'
-    )
-  })
 })
 
 describe('inputs, time and signals', () => {
   // This describe's step waits for job-5 (support/job-five.ts).
-  const { STORY, INPUTS } = JOB_FIVE
+  const { STORY } = JOB_FIVE
   const run = runJobFive
   const { serve } = servers
-  // The other durations' rows are in test/unit/inputs/settings.test.ts.
-  it.each([['poll-interval', { 'poll-interval': '1000h', 'max-poll-interval': '1000h' }]])(
-    'a %s longer than a timer can hold is an input error, so nothing polls faster than asked',
-    async (name, inputs) => {
-      const server = await serve((_req, res) => sendJson(res, 200, jobBody(STORY, 'active', null)))
-      const result = await run(server, { timeout: '2s', ...inputs })
-      expect(result.exitCode).toBe(1)
-      expect(server.requests).toHaveLength(0)
-      expect(errorAnnotations(result)[0]).toContain(`Input "${name}"`)
-      expect(errorAnnotations(result)[0]).toContain('is longer than a timer can hold (about 24.8 days)')
-    }
-  )
-
-  it.each([['request-timeout', { 'request-timeout': '1ms' }]])(
-    'a %s under a second against a remote API is an input error, so nothing floods it or gives up at once',
-    async (name, inputs) => {
-      // A name that never resolves: the step must stop before it tries.
-      const result = await run({ url: 'https://api.mintlify.test' }, inputs)
-      expect(result.exitCode).toBe(1)
-      expect(errorAnnotations(result)[0]).toContain(`Input "${name}" (1ms) must be at least 1s against a remote API`)
-    }
-  )
-
+  // A duration a timer cannot hold, one under the second a remote API needs, a timeout past 6h, a bare timeout under a
+  // minute, and a base-url with its version path: rows of test/unit/inputs/settings.test.ts.
   it('refuses a key passed as project-id before any request, masked and shown nowhere', async () => {
     const server = await serve((_req, res) => completed(res))
     const swapped = 'mint_swapped_key_V8n3Qp7Xr2Lw'
@@ -199,22 +164,6 @@ describe('inputs, time and signals', () => {
     expect(result.stdout).toContain(`::add-mask::${swapped}`)
     expect(errorAnnotations(result)[0]).toContain('Input "project-id" holds an admin API key')
     expectNoPartOfKey(result, swapped)
-  })
-
-  it('warns that a timeout past 6h outlasts a GitHub-hosted runner', async () => {
-    const server = await serve((_req, res) => completed(res))
-    const result = await run(server, { timeout: '7h' })
-    expect(result.exitCode).toBe(0)
-    expect(warningAnnotations(result)).toEqual([
-      expect.stringContaining('longer than a GitHub-hosted runner lets a job run (6h)')
-    ])
-  })
-
-  it('accepts durations as the action writes them, such as 1m 30s', async () => {
-    const server = await serve((_req, res) => completed(res))
-    const result = await run(server, { timeout: '1m 30s', 'request-timeout': '1m 5s' })
-    expect(result.exitCode).toBe(0)
-    expect(result.stdout).toContain('(timeout 1m 30s,')
   })
 
   it('sets outcome=error, result with every key, the other outputs empty, and a short summary on an input error', async () => {
@@ -299,30 +248,22 @@ describe('inputs, time and signals', () => {
     expect(result.summary).toContain('⏹️ Run cancelled')
   })
 
-  it('catches a base-url that carries the version path, before any request', async () => {
-    const result = await runAction({ inputs: { ...INPUTS, 'base-url': 'https://api.mintlify.com/v2' } })
-    expect(result.exitCode).toBe(1)
-    expect(errorAnnotations(result)[0]).toContain(
-      'Input "base-url" (https://api.mintlify.com/v2) must be the API\'s root, without a version path'
-    )
-  })
-
-  it('logs the whole base-url, path included, in its first line', async () => {
+  it('logs the whole base-url, path included, in its first line, and durations as the action writes them (1m 30s)', async () => {
     const server = await serve((req, res) =>
       req.url?.startsWith('/gateway/v2/') ? completed(res) : res.writeHead(404).end()
     )
-    const result = await run({ url: `${server.url}/gateway` })
+    const result = await run({ url: `${server.url}/gateway` }, { timeout: '1m 30s', 'request-timeout': '1m 5s' })
     expect(result.exitCode).toBe(0)
     expect(result.stdout.split('\n')[2]).toContain(`Mintlify admin API at ${server.url}/gateway, project`)
+    expect(result.stdout).toContain('(timeout 1m 30s,')
   })
 })
 
 describe("the refused start's result", () => {
   // A step in the code repository acme/api (support/code-repository.ts).
   const { run } = codeRepository(servers, { key: KEY, token: 'ghs_inputs_attack_token_01' })
-  // One refusal from each stage a step can stop at before it starts: the inputs, the event, the proxy.
+  // One refusal from each stage a step can stop at before it starts: the event, the proxy (the inputs' is above).
   it.each([
-    ['an empty api-key', { 'api-key': '' }, {}],
     ['an event file that is not there', { prompt: 'x' }, { GITHUB_EVENT_PATH: '/nonexistent/event.json' }],
     ['a proxy that is no URL', { prompt: 'x' }, { HTTPS_PROXY: 'http://[::1' }]
   ])('holds every key after %s', async (_, inputs, env) => {
@@ -343,12 +284,6 @@ describe('small things a new user hit', () => {
   })
   const job = (res: ServerResponse, jobId: string, status: string) =>
     sendJson(res, 200, jobBody({ projectId: 'docs', jobId, apiKey: KEY, final: { status: 'completed' } }, status, null))
-  it('notes that a bare timeout under a minute is read as seconds', async () => {
-    const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))
-    const result = await run(server, { 'job-id': 'job-1', timeout: '30' })
-    expect(result.stdout).toContain('::notice::Input "timeout" is 30, read as 30 seconds; write 30m for minutes.')
-  })
-
   it("keeps Octokit's 'with id undefined' out of the debug log", async () => {
     const github = await servers.github()
     const server = await servers.serve((_req, res) => job(res, 'job-1', 'completed'))

@@ -81,13 +81,7 @@ describe('preview: true', () => {
     expect(result.summary).toContain('<tr><th>Build</th><td>The build failed: 1 broken link.<br>')
   })
 
-  it('lets a failed build pass when fail-on leaves preview-failed out', async () => {
-    const { server } = await api({ previews: { build: { final: 'failure' } } })
-    const result = await run(server, { 'fail-on': 'failed,timeout' })
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs['preview-status']).toBe('failure')
-  })
-
+  // A failed build that fail-on leaves out passes: a row of test/unit/report/verdict.test.ts.
   it('warns, and passes, when the plan has no previews', async () => {
     const { server } = await api({ previews: { noPlan: true } })
     const result = await run(server)
@@ -180,16 +174,13 @@ describe('preview: true', () => {
     })
   })
 
+  // One as the bundle meets it; a job that failed or timed out, or gave no branch, is a row of
+  // test/unit/wait/preview.test.ts.
   it.each([
     [
       'the agent opened no pull request',
       { run: { activePolls: 0, final: { status: 'completed', prLink: null } } },
       'the agent opened no pull request, so there is nothing to preview'
-    ],
-    [
-      'the job failed',
-      { run: { activePolls: 0, final: { status: 'failed' } } },
-      'the job ended failed, so there is nothing to preview'
     ]
   ])('triggers nothing when %s, and says why', async (_, options, reason) => {
     const { api: agent, server } = await api(options)
@@ -197,23 +188,6 @@ describe('preview: true', () => {
     expect(agent.previews.triggers).toEqual([])
     expect(result.outputs).toMatchObject({ 'preview-status': 'unavailable', 'preview-url': '' })
     expect(result.stdout).toContain(`No preview: ${reason}.`)
-  })
-
-  it('triggers nothing when the API gives no branch', async () => {
-    const { api: agent } = await api()
-    const server = await servers.serve((req, res, index) => {
-      if (req.method !== 'GET' || !req.url?.startsWith('/v2/')) return agent.respond(req, res, index)
-      sendJson(res, 200, {
-        id: 'job-1',
-        status: 'completed',
-        prLink: PR,
-        source: { repository: 'https://github.com/acme/docs', ref: null }
-      })
-    })
-    const result = await run(server, { 'job-id': 'job-1', prompt: '' })
-    expect(result.outputs).toMatchObject({ 'preview-status': 'unavailable', branch: '' })
-    expect(result.stdout).toContain('No preview: the API gave no branch for the job (source.ref).')
-    expect(agent.previews.triggers).toEqual([])
   })
 
   it('a re-run after a failed build builds the preview again, and starts no second agent job', async () => {

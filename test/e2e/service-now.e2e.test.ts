@@ -1,7 +1,8 @@
 // The service as it is now, and the mistakes a new user makes with it, each said in the user's terms: keys that expire,
 // keys that are not allowed a request (an IP allowlist, read-only, a plan without API access), keys that are not admin
 // keys; a base-url that never answers, or answers with a web page; a certificate the runner does not trust; a GitHub
-// whose name the runner cannot resolve. The bundle run as the runner runs it, against loopback servers.
+// whose name the runner cannot resolve. The bundle run as the runner runs it, against loopback servers, for one of
+// each kind; the words for each answer are rows of test/unit/admin-api/job-answers.test.ts.
 import { readFile } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { join } from 'node:path'
@@ -31,18 +32,8 @@ function inTurn(...responders: Respond[]): Respond {
 }
 
 describe('keys as they are now', () => {
-  it('a 401 says the key may have expired, and where a new one is made', async () => {
-    const server = await servers.serve((_req, res) => sendJson(res, 401, { error: 'API key expired' }))
-    const result = await run(server)
-    expect(result.outputs).toMatchObject({ outcome: 'error', status: '' })
-    const [error] = errorAnnotations(result)
-    expect(error).toContain('The API refused the key (HTTP 401: API key expired)')
-    expect(error).toContain('or it has expired (a key expires after the lifetime chosen when it was made')
-    expect(error).toContain("Admin API keys are made on the dashboard's API keys page, under organization settings")
-    expect(server.requests).toHaveLength(1)
-    expectKeyNeverShown(result, KEY)
-  })
-
+  // What a 401 says (the key may have expired, where a new one is made), an IP allowlist's 403 and a plan's: rows of
+  // test/unit/admin-api/job-answers.test.ts, as the bundle meets a 401 in action.e2e.test.ts.
   it('a 401 after earlier polls says the key stopped working mid-run, and that the job goes on', async () => {
     const server = await servers.serve(
       inTurn(
@@ -59,20 +50,6 @@ describe('keys as they are now', () => {
     )
   })
 
-  it("a 403 naming an IP allowlist says so, and that GitHub-hosted runners' addresses change", async () => {
-    const server = await servers.serve((_req, res) =>
-      sendJson(res, 403, { error: 'Request from IP 20.42.0.7 is not in the allowlist for this key' })
-    )
-    const [error] = errorAnnotations(await run(server))
-    expect(error).toContain(
-      "The API refused this request (HTTP 403: Request from IP 20.42.0.7 is not in the allowlist for this key): the key's IP allowlist does not include this runner's address"
-    )
-    expect(error).toContain(
-      "a GitHub-hosted runner's address changes from run to run: run this step on a self-hosted runner"
-    )
-    expect(error).not.toContain('refused the key')
-  })
-
   it('a start refused with 403 says a read-only key can follow jobs but not start them', async () => {
     const server = await servers.serve((req, res) =>
       req.method === 'POST' ? sendJson(res, 403, { error: 'Insufficient scope' }) : active(res)
@@ -87,32 +64,20 @@ describe('keys as they are now', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('a 403 for a plan without API access says which plans have it', async () => {
-    const server = await servers.serve((_req, res) =>
-      sendJson(res, 403, { error: 'Your current plan does not include API access' })
-    )
-    const result = await run(server, PROMPT)
-    const [error] = errorAnnotations(result)
-    expect(error).toContain(
-      'your Mintlify plan does not include API access. The admin API and the agent need a Pro or Enterprise plan.'
-    )
-    expect(error?.match(/Pro or Enterprise/g)).toHaveLength(1)
-    expect(server.requests).toHaveLength(1)
-  })
-
-  it.each([
-    ['mint_dsc_0123456789abcdef', 'an assistant API key (it starts with "mint_dsc_")'],
-    ['mint_us_0123456789abcdef', 'an Index API key (it starts with "mint_us_")']
-  ])('%s is refused before any request, naming the kind of key', async (key, kind) => {
-    const server = await servers.serve((_req, res) => active(res))
-    const result = await run(server, { 'api-key': key, timeout: '3s' })
-    expect(server.requests).toHaveLength(0)
-    expect(result.outputs).toMatchObject({ outcome: 'error' })
-    expect(errorAnnotations(result)[0]).toContain(
-      `Input "api-key" holds ${kind}, not an admin API key, so nothing is sent: the admin API refuses it. Make an admin API key on the dashboard's API keys page, under organization settings`
-    )
-    expectKeyNeverShown(result, key)
-  })
+  // One as the bundle meets it; each kind of key that is not an admin key is a row of test/unit/inputs/settings.test.ts.
+  it.each([['mint_dsc_0123456789abcdef', 'an assistant API key (it starts with "mint_dsc_")']])(
+    '%s is refused before any request, naming the kind of key',
+    async (key, kind) => {
+      const server = await servers.serve((_req, res) => active(res))
+      const result = await run(server, { 'api-key': key, timeout: '3s' })
+      expect(server.requests).toHaveLength(0)
+      expect(result.outputs).toMatchObject({ outcome: 'error' })
+      expect(errorAnnotations(result)[0]).toContain(
+        `Input "api-key" holds ${kind}, not an admin API key, so nothing is sent: the admin API refuses it. Make an admin API key on the dashboard's API keys page, under organization settings`
+      )
+      expectKeyNeverShown(result, key)
+    }
+  )
 })
 
 describe('base-url mistakes said as such', () => {
@@ -160,16 +125,8 @@ describe('base-url mistakes said as such', () => {
   const page = (status: number) => (_req: unknown, res: ServerResponse) =>
     res.writeHead(status, { 'content-type': 'text/html' }).end('<!doctype html><title>Acme Docs</title><h1>Docs</h1>')
 
-  it('a base-url that answers a poll with a web page is named at once', async () => {
-    const server = await servers.serve(page(200))
-    const result = await run(server, { timeout: '3s' })
-    expect(result.outputs).toMatchObject({ outcome: 'error' })
-    expect(errorAnnotations(result)[0]).toBe(
-      `base-url (${server.url}/) does not look like the Mintlify admin API: GET ${server.url}/v2/agent/proj/job/job-3 answered HTTP 200 with an HTML page, where the API answers JSON. Set base-url to the admin API's root (https://api.mintlify.com, the default).`
-    )
-    expect(server.requests).toHaveLength(1)
-  })
-
+  // A poll answered with a web page, and a 405, name base-url the same way: rows of
+  // test/unit/admin-api/job-answers.test.ts.
   it('a start answered with a web page names base-url, and is still never sent twice', async () => {
     const server = await servers.serve(page(200))
     const result = await run(server, PROMPT)
@@ -181,16 +138,6 @@ describe('base-url mistakes said as such', () => {
     expect(error).toContain('It is not sent again, so that nothing runs twice')
     expect(error).not.toContain('may or may not have worked')
     expect(server.requests).toHaveLength(1)
-  })
-
-  it('a 405 names base-url rather than saying the API refused', async () => {
-    const server = await servers.serve(page(405))
-    const result = await run(server, PROMPT)
-    const [error] = errorAnnotations(result)
-    expect(error).toMatch(
-      /^base-url \(.*\) does not look like the Mintlify admin API: POST .* answered HTTP 405 \(method not allowed\)/
-    )
-    expect(error).not.toContain('The API refused')
   })
 })
 

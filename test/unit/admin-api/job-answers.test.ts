@@ -58,7 +58,7 @@ describe('classifyPoll', () => {
   it.each([
     [
       answer(401, { error: 'Invalid API key' }),
-      'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired'
+      'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired (a key expires after the lifetime chosen when it was made, 90 days by default). Admin API keys are made on the dashboard\'s API keys page, under organization settings'
     ],
     [
       answer(307, '', { location: 'https://x.test/?key=mint_secret' }),
@@ -176,6 +176,19 @@ describe('classifyPoll', () => {
     expect(classifyPoll(exchanged, 30_000, CONTEXT)).toMatchObject({ kind: 'transient', fault })
   })
 
+  it.each([
+    [answer(504, 'upstream timed out'), 'HTTP 504'],
+    [answer(200, '{"status": "act', { 'content-type': 'application/json' }), 'HTTP 200 with a body that is not JSON'],
+    [
+      answer(200, { status: 'active', prLink: 7 }),
+      'HTTP 200 with a body that is not a job: "prLink" is a number, not a string'
+    ]
+  ])('says a transient answer as the log names it (%#)', (exchanged, reason) => {
+    const classified = classifyPoll(exchanged, 30_000, CONTEXT)
+    expect(classified).toMatchObject({ kind: 'transient' })
+    expect(classified.kind === 'transient' && classified.reason).toBe(reason)
+  })
+
   it('decides on the job as sent, even when a secret is part of a word in it, and redacts only what is shown', () => {
     const context = { ...CONTEXT, redact: (text: string) => text.replaceAll('comp', '***') }
     const classified = classifyPoll(
@@ -272,6 +285,28 @@ describe('classifySubmit', () => {
       kind,
       ...(kind === 'accepted' ? { jobId: 'job-1' } : {})
     })
+  })
+
+  it.each([
+    [
+      answer(401, { error: 'Invalid API key' }),
+      'refused',
+      'The API refused the key (HTTP 401: Invalid API key): it is not a valid admin API key (one starts with "mint_"), or it has expired (a key expires after the lifetime chosen when it was made, 90 days by default). Admin API keys are made on the dashboard\'s API keys page'
+    ],
+    [
+      answer(405, '<html>Method Not Allowed</html>', { 'content-type': 'text/html' }),
+      'refused',
+      'base-url (https://api.mintlify.com/) does not look like the Mintlify admin API: POST https://api.mintlify.com/v2/agent/docs/job answered HTTP 405 (method not allowed)'
+    ],
+    [
+      answer(201, { id: 'job-1\n::error::forged', status: 'active' }),
+      'unsure',
+      'HTTP 201 with a body that is not a job: "id" must not contain spaces or control characters'
+    ]
+  ] as const)('says why a start was refused or may have landed (%#)', (exchanged, kind, reason) => {
+    const classified = classifySubmit(exchanged, 30_000, START)
+    expect(classified.kind).toBe(kind)
+    expect('reason' in classified && classified.reason).toContain(reason)
   })
 
   it('keeps the id of a new job answered without a status, and waits for it', () => {

@@ -72,6 +72,13 @@ describe('submit', () => {
     expect(log[0]).toContain('Mintlify allows 100 agent job starts and follow-ups an hour per project.')
   })
 
+  it('backs off as after any fault when a 429 asks for no wait at all', async () => {
+    const now = { ...RATE_LIMITED, retryAfterMs: 0 }
+    const { sent, attempts } = await send([now, now, ACCEPTED])
+    expect(sent.kind).toBe('accepted')
+    expect(attempts).toEqual([0, 5000, 15_000])
+  })
+
   it.each([
     [
       { kind: 'unsure', reason: 'HTTP 502' },

@@ -128,6 +128,17 @@ describe('readSettings', () => {
     expect(warnings).toEqual([])
   })
 
+  it.each([
+    ['mint_dsc_0123456789abcdef', 'an assistant API key (it starts with "mint_dsc_")'],
+    ['mint_us_0123456789abcdef', 'an Index API key (it starts with "mint_us_")']
+  ])('refuses the api-key %s, naming the kind of key, and masks it', (key, kind) => {
+    const { error, secrets } = read({ 'api-key': key })
+    expect(error).toContain(
+      `Input "api-key" holds ${kind}, not an admin API key, so nothing is sent: the admin API refuses it. Make an admin API key on the dashboard's API keys page, under organization settings`
+    )
+    expect(secrets).toContain(key)
+  })
+
   it('names every missing required input at once', () => {
     const { error } = read({ 'project-id': '', 'job-id': '', 'api-key': '', prompt: '' })
     expect(error).toContain('Input "api-key" is required')
@@ -249,6 +260,13 @@ describe('readSettings', () => {
       expect(settings?.comment).toBe(comment)
     }
   )
+
+  it('warns that a timeout past 6h outlasts a GitHub-hosted runner', () => {
+    expect(read({ timeout: '7h' }).warnings).toEqual([
+      'Input "timeout" (7h) is longer than a GitHub-hosted runner lets a job run (6h); only a self-hosted runner waits that long.'
+    ])
+    expect(read({ timeout: '6h' }).warnings).toEqual([])
+  })
 
   it('refuses a poll interval longer than its cap', () => {
     expect(read({ 'poll-interval': '1m', 'max-poll-interval': '30s' }).error).toContain(

@@ -51,7 +51,16 @@ describe('httpUrl', () => {
   it.each(['https://github.com/a/b/pull/1', 'http://ghes.local/a/b/pull/2'])('accepts %s', (url) => {
     expect(httpUrl(url)?.href).toBe(url)
   })
-  it.each(['javascript:alert(1)', 'file:///etc/passwd', 'not a url', '', null, undefined])('refuses %j', (url) => {
+  it.each([
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'ext::sh -c touch% /tmp/pwned',
+    '--upload-pack=touch /tmp/pwned',
+    'not a url',
+    '',
+    null,
+    undefined
+  ])('refuses %j', (url) => {
     expect(httpUrl(url)).toBeUndefined()
   })
 })
