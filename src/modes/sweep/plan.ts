@@ -39,6 +39,8 @@ export interface Judging {
   readonly records: readonly AgentRecord[]
   /** The docs pull requests open now, and those known merged. */
   readonly open: ReadonlySet<number>
+  /** When each open one was opened, by number: a newer record whose pull request predates its job takes over nothing. */
+  readonly openedAt: ReadonlyMap<number, number>
   readonly merged: ReadonlySet<number>
   /** The code pull requests' states, by number, as read for records that do not tell. */
   readonly code: ReadonlyMap<number, CodeState>
@@ -113,7 +115,8 @@ function supersededBy(record: AgentRecord, at: Judging): AgentRecord | undefined
       other.number !== record.number &&
       newer(other, record) &&
       takesOver(other) &&
-      (at.open.has(other.number) || at.merged.has(other.number))
+      (at.open.has(other.number) || at.merged.has(other.number)) &&
+      !openedBefore(at.openedAt.get(other.number) ?? Infinity, other.startedAt)
   )
   return candidates.reduce<AgentRecord | undefined>(
     (best, other) => (!best || newer(other, best) ? other : best),
@@ -195,7 +198,11 @@ export function judgeByDetails(
 
 function staleness(pull: OpenPull, details: PullDetails, later: Later, at: Judging) {
   if (!mayBeStale(pull, at)) return { stale: false, why: '' }
-  const days = `no activity for ${Math.floor((at.now - pull.updatedAt) / 86_400_000)} days`
+  const idle = at.now - pull.updatedAt
+  const days =
+    idle >= 2 * 86_400_000
+      ? `no activity for ${Math.floor(idle / 86_400_000)} days`
+      : `no activity for ${Math.floor(idle / 3_600_000)} hours`
   if (later.touched === false && !details.reviews.byPeople) return { stale: true, why: days }
   return { stale: false, why: `${days}, but a person worked on it: never closed as stale` }
 }

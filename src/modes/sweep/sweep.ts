@@ -145,6 +145,7 @@ async function judgeAll(
     asksToUpdate: at.settings.actions.has('update-conflicted'),
     records: read.records.records,
     open: new Set(read.open.pulls.map((pull) => pull.number)),
+    openedAt: new Map(read.open.pulls.map((pull) => [pull.number, pull.createdAt])),
     merged: new Set(read.window.pulls.filter((pull) => pull.mergedAt !== undefined).map((pull) => pull.number)),
     code: new Map(),
     codeUrl: (number) => github.codeUrl(number)

@@ -58,6 +58,7 @@ function judging(records: AgentRecord[] = [], more: Partial<Judging> = {}): Judg
     asksToUpdate: true,
     records,
     open: new Set(records.map((entry) => entry.number)),
+    openedAt: new Map(),
     merged: new Set(),
     code: new Map(),
     codeUrl: (number) => `https://github.com/acme/api/pull/${number}`,
@@ -117,6 +118,9 @@ describe('judging one pull request', () => {
     expect(judge(pull(2), newer, at).finding).toBe('open')
     expect(judge(pull(1), older, { ...at, open: new Set([1]) }).finding).toBe('open')
     expect(judge(pull(1), older, { ...at, open: new Set([1]), merged: new Set([2]) }).finding).toBe('superseded')
+    // A newer record whose link names a pull request opened before its job started takes over nothing.
+    const predating = { ...at, openedAt: new Map([[2, newer.startedAt - 86_400_000]]) }
+    expect(judge(pull(1), older, predating).finding).toBe('open')
   })
 
   it('closes as superseded a batch whose every pull request a newer batch covers, or one a record names as replaced', () => {
