@@ -2,6 +2,7 @@
 // in the workflow's repository. Only a comment with the marker written by the token's own identity is a record (a
 // user named like the app is not the app: the author's type is checked), so a forged record moves nothing.
 import { checkPrLink } from '../admin-api/agent-job.ts'
+import { STAGE_WORDING } from '../text/outcome.ts'
 import type { Redact } from '../text/redact.ts'
 import { type GitHubClient, isAuthor } from './octokit.ts'
 import { fieldsAt, fieldsOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
@@ -148,7 +149,10 @@ function recordOf(comment: unknown, of: RecordsOf): AgentRecord | undefined {
     ...(supersedes ? { supersedes: supersedes.number } : {}),
     ...(state.source ? { source: state.source } : {}),
     ...(state.batch ? { covers: state.batch.pulls } : {}),
-    askedToUpdate: state.requests.some((request) => request.prompt === UPDATE_HASH),
+    // Asked, or refused: a job that refused the follow-up is not asked again every week (its comment says it refused).
+    askedToUpdate:
+      state.requests.some((request) => request.prompt === UPDATE_HASH) ||
+      textOf(fields['body']).includes(`**${STAGE_WORDING['update-refused'].title}**`),
     state
   }
 }

@@ -40,6 +40,8 @@ export type CommentView =
    * request; `next`, the address of that job's tracking comment, when it was written.
    */
   | { readonly kind: 'superseded'; readonly reason: string; readonly next: string | undefined }
+  /** With `mode: sweep`: the job of a conflicted docs pull request was asked to update it, and the API refused. */
+  | { readonly kind: 'update-refused'; readonly reason: string; readonly docs: string | undefined }
 
 /**
  * Text from outside, on one line, as a code span: GitHub makes no mention, issue reference, link or markup of it,
@@ -48,11 +50,13 @@ export type CommentView =
 const asCode = (text: string, max?: number): string => codeSpan(forLog(text, max))
 
 /** What the stage means, after its heading. */
-const WAITING_DETAIL: Readonly<Record<Exclude<CommentView['kind'], 'ended' | 'source' | 'superseded'>, string>> = {
+const WAITING_DETAIL: Readonly<
+  Record<Exclude<CommentView['kind'], 'ended' | 'source' | 'superseded' | 'update-refused'>, string>
+> = {
   sending:
     'this run records the request here before sending it. If this comment still says so once the run has ended, the run stopped before it could tell whether the request arrived, and re-running it sends nothing, so that no job starts twice.',
   active: 'the agent is working on it. This comment is edited when the job ends.',
-  started: 'the agent is working on it; this run does not wait for it (`wait: false`).'
+  started: 'the agent is working on it; this run does not wait for it.'
 }
 
 /** A link to a URL from outside: shown as text, escaped, so it can link and mention nobody. */
@@ -70,6 +74,10 @@ function detailOf(view: CommentView): string {
   if (view.kind === 'superseded') {
     const next = view.next === undefined ? 'the workflow run' : `its tracking comment, ${link(view.next)}`
     return `this job took no follow-up (${asCode(view.reason, 300)}), so a new job is started for the whole pull request, to replace its docs pull request: see ${next}.`
+  }
+  if (view.kind === 'update-refused') {
+    const docs = view.docs === undefined ? 'its docs pull request' : `its docs pull request ${link(view.docs)}`
+    return `a docs sweep asked this job to bring ${docs} up to date with its base branch, and the admin API refused (${asCode(view.reason, 300)}). Nothing was sent; the docs pull request is left to people.`
   }
   if (view.kind !== 'ended') return WAITING_DETAIL[view.kind]
   const { result } = view
@@ -117,7 +125,7 @@ function previewLine(preview: PreviewOutcome): string {
 
 function stageOf(view: CommentView): Stage {
   if (view.kind === 'source') return view.how
-  if (view.kind === 'superseded') return view.kind
+  if (view.kind === 'superseded' || view.kind === 'update-refused') return view.kind
   return view.kind === 'ended' ? view.result.kind : view.kind
 }
 

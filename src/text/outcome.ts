@@ -19,9 +19,10 @@ export type Outcome = TerminalStatus | 'timeout' | 'error' | 'cancelled' | 'star
 /**
  * An outcome, `active` while the job runs, `sending` while a prompt is on its way, or (with `mode: pair`) how the code
  * pull request ended, or that its job took no follow-up and another replaces it, or (with `mode: sweep`) that the
- * agent pull requests were swept: what the summary and the comment say.
+ * agent pull requests were swept, or that a sweep's follow-up was refused: what the summary and the comment say.
  */
-export type Stage = Outcome | 'active' | 'sending' | 'merged' | 'closed' | 'reopened' | 'superseded' | 'swept'
+export type Stage =
+  Outcome | 'active' | 'sending' | 'merged' | 'closed' | 'reopened' | 'superseded' | 'update-refused' | 'swept'
 
 /** What the log, the summary and the comment call each stage. */
 export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; readonly title: string }>> = {
@@ -40,6 +41,7 @@ export const STAGE_WORDING: Readonly<Record<Stage, { readonly emoji: string; rea
   closed: { emoji: '🚫', title: 'Code pull request closed' },
   reopened: { emoji: '🔁', title: 'Code pull request reopened' },
   superseded: { emoji: '↪️', title: 'Follow-up refused: a new job takes over' },
+  'update-refused': { emoji: '↪️', title: 'Follow-up refused' },
   swept: { emoji: '🧹', title: 'Agent pull requests swept' }
 }
 

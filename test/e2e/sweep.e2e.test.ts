@@ -164,10 +164,44 @@ describe('mode: sweep', () => {
     expect(api.posts.map((post) => post.what)).toEqual(['follow-up job-5'])
     const tracked = github.comments.find((comment) => comment.repo === 'acme/api' && comment.issue === 50)
     expect(readMarker(tracked?.body)?.requests.map((request) => request.kind)).toEqual(['start', 'follow-up'])
+    expect(tracked?.body).toContain('this run does not wait for it.')
     const second = await once({ 'sweep-actions': actions })
     expect(second.exitCode, second.stdout).toBe(0)
     expect(api.posts).toHaveLength(1)
     expect(sweepOf(second.outputs).actions).toEqual([])
+  })
+
+  it("says on the job's tracking comment that the admin API refused the follow-up, and does not ask again", async () => {
+    const fake = await servers.github({ ...WORLD, pulls: { 'acme/docs': [docsPull(5, 16, { mergeable: false })] } })
+    const { api, server } = await servers.agentApi({
+      projectId: PROJECT,
+      apiKey: KEY,
+      run: { activePolls: 1, final: { status: 'completed' } },
+      existing: [{ jobId: 'job-5', activePolls: 0, final: { status: 'archived' } }],
+      refuseFollowUps: { status: 400, error: 'This job is archived and takes no more messages' }
+    })
+    const result = await run(
+      server,
+      { 'sweep-actions': 'update-conflicted' },
+      { eventName: 'schedule', event: { schedule: '0 6 * * 1' }, github: fake }
+    )
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(sweepOf(result.outputs).actions).toMatchObject([{ number: 5, result: 'failed' }])
+    const tracked = fake.comments.find((comment) => comment.repo === 'acme/api' && comment.issue === 50)
+    expect(tracked?.body).toContain(
+      '↪️ **Follow-up refused**: a docs sweep asked this job to bring its docs pull request'
+    )
+    expect(tracked?.body).not.toContain('Sending the prompt')
+    expect(tracked?.body).toContain('This job is archived and takes no more messages')
+    // Surely not sent (a 400): the record holds only the start. The next sweep does not ask again.
+    expect(readMarker(tracked?.body)?.requests.map((request) => request.kind)).toEqual(['start'])
+    const again = await run(
+      server,
+      { 'sweep-actions': 'update-conflicted' },
+      { eventName: 'schedule', event: { schedule: '0 6 * * 1' }, github: fake }
+    )
+    expect(sweepOf(again.outputs).actions).toEqual([])
+    expect(api.posts).toHaveLength(1)
   })
 
   it('takes at most sweep-limit actions, oldest first', async () => {

@@ -240,6 +240,10 @@ function followUpOf(setup: StepSetup, github: Service<DocsSweep>): FollowUp {
       comment
     )
     if (decided.kind !== 'job') {
+      // Refused, so surely not sent: the record holds it no longer, and the comment says so. One that may have reached
+      // the API stays on record as perhaps sent, as every prompt does, so that no run sends it again.
+      const refused = decided.kind === 'rate-limited' || (decided.kind === 'error' && decided.refusedWith !== undefined)
+      if (refused) comment?.show({ kind: 'update-refused', reason: decided.reason, docs: record.url })
       await comment?.settle()
       return { kind: 'not-sent', reason: decided.reason }
     }
