@@ -1,7 +1,8 @@
 // `npm run demo -- pair`: a code pull request's life with `mode: pair`, against the simulated admin API and GitHub:
 // it opens (one job), gets two pushes (two follow-ups, each with only its new commits), and is merged (a note on the
 // docs pull request, no job). Each run is the bundled action, run as the runner runs it.
-import { type SimulatedFile, startFakeGitHub } from '../sim/github-api.ts'
+import { type SimulatedFile, type SimulatedPull, startFakeGitHub } from '../sim/github-api.ts'
+import { repositoryTarball } from '../sim/tarball.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
 import { renderRunnerLog } from '../sim/runner-log.ts'
 import { DEMO_KEY, serveJobsCompletingWith } from './scenario.ts'
@@ -9,6 +10,36 @@ import { DEMO_KEY, serveJobsCompletingWith } from './scenario.ts'
 const PROMPT = 'Keep the docs in step with this pull request: the API reference, and a guide section if it needs one.'
 const sha = (char: string): string => char.repeat(40)
 const [OPENED, FIRST_PUSH, SECOND_PUSH] = ['1', '2', '3'].map(sha) as [string, string, string]
+
+/** The code at each head, for the grounding check: the names the docs page uses are all there. */
+const CODE = {
+  'src/client.ts':
+    'export interface ClientOptions {\n  retries?: number\n}\nexport function createClient(options: ClientOptions) {}\n'
+}
+const DOCS_BASE = sha('0')
+const DOCS_PULL: SimulatedPull = {
+  number: 128,
+  state: 'open',
+  labels: [],
+  baseSha: DOCS_BASE,
+  headSha: sha('9'),
+  files: [
+    {
+      filename: 'api/retries.mdx',
+      status: 'added',
+      additions: 1,
+      deletions: 0,
+      patch: '@@ -0,0 +1 @@\n+Pass `retries` to `createClient` to send a failed request again.'
+    }
+  ]
+}
+const TARBALLS = Object.fromEntries([
+  ...[OPENED, FIRST_PUSH, SECOND_PUSH].map((head) => [
+    `acme/api@${head}`,
+    repositoryTarball(`acme-api-${head.slice(0, 7)}`, CODE)
+  ]),
+  [`acme/docs@${DOCS_BASE}`, repositoryTarball(`acme-docs-${DOCS_BASE.slice(0, 7)}`, { 'index.mdx': '# Acme\n' })]
+]) as Record<string, Buffer>
 
 const file = (filename: string, added: string): SimulatedFile => ({
   filename,
@@ -53,7 +84,8 @@ export async function runPairDemo(entry?: string): Promise<PairDemo> {
     owner: 'acme',
     repo: 'api',
     pullFiles: { 42: [file('src/client.ts', 'retries?: number')] },
-    pulls: { 'acme/docs': [{ number: 128, state: 'open', labels: [] }] },
+    pulls: { 'acme/docs': [DOCS_PULL] },
+    tarballs: TARBALLS,
     compares: {
       [`${OPENED}...${FIRST_PUSH}`]: {
         commits: [{ sha: FIRST_PUSH, message: 'Add a backoff option', author: 'octocat' }],
@@ -77,6 +109,8 @@ export async function runPairDemo(entry?: string): Promise<PairDemo> {
         mode: 'pair',
         prompt: PROMPT,
         'merged-label': 'code merged',
+        // As the recipe: the docs pull request is in another repository.
+        'docs-token': 'ghs_demo_docs_token',
         'base-url': server.url,
         'poll-interval': '300ms',
         'max-poll-interval': '1s'

@@ -1,11 +1,10 @@
 // `npm run demo`: the bundled action run exactly as the Actions runner would run it, and what a user would see. By
 // default against a local simulated admin API and a simulated GitHub (no account needed; see scenario.ts);
 // `npm run demo -- pair` plays a code pull request's life with `mode: pair` (see pair.ts), `npm run demo -- batch` a
-// daily batch with `mode: batch` (see batch.ts), `npm run demo -- command` requests from comments (see command.ts), `npm run demo -- sweep` a weekly
-// sweep of the open agent pull requests (see sweep.ts).
-// With MINTLIFY_API_KEY and
-// MINTLIFY_PROJECT_ID set, it uses the real API instead: it starts a job from MINTLIFY_PROMPT, or waits for
-// MINTLIFY_JOB_ID.
+// daily batch with `mode: batch` (see batch.ts), `npm run demo -- command` requests from comments (see command.ts),
+// `npm run demo -- sweep` a weekly sweep of the open agent pull requests (see sweep.ts). With MINTLIFY_API_KEY and
+// MINTLIFY_PROJECT_ID set (not empty), `npm run demo` alone uses the real API instead: it starts a job from
+// MINTLIFY_PROMPT, or waits for MINTLIFY_JOB_ID. The other stories always play the simulation.
 import { runAction } from '../sim/run-action.ts'
 import { renderRunnerLog, renderSummaryText } from '../sim/runner-log.ts'
 import { showBatchDemo } from './batch.ts'
@@ -14,8 +13,8 @@ import { showPairDemo } from './pair.ts'
 import { showSweepDemo } from './sweep.ts'
 import { DEMO_PROMPT, runDemoScenario } from './scenario.ts'
 
-const real = process.env['MINTLIFY_API_KEY'] !== undefined
 const story = process.argv[2] ?? 'merged'
+const real = (process.env['MINTLIFY_API_KEY'] ?? '') !== '' && story === 'merged'
 const STORIES = ['merged', 'pair', 'batch', 'command', 'sweep']
 if (!STORIES.includes(story)) {
   console.error(`No demo named "${story}": npm run demo, or npm run demo -- pair, batch, command or sweep.`)
@@ -29,7 +28,7 @@ const line = (title: string): void => {
 }
 
 if (real) {
-  console.log('Using the real Mintlify admin API at https://api.mintlify.com.')
+  console.log('Using the real Mintlify admin API at https://api.mintlify.com (MINTLIFY_API_KEY is set).')
   const run = await runAction({
     ...(entry ? { entry } : {}),
     inputs: {
@@ -55,7 +54,7 @@ if (real) {
   process.exitCode = await showCommandDemo(entry, line)
 } else {
   console.log(
-    `Pull request #42 in acme/api was merged. The workflow asks the Mintlify agent to update the docs, with the prompt\n\n  ${DEMO_PROMPT}\n\nand context: auto, preview: true and comment: true, against a simulated admin API (the job stays active for\na few seconds, then completes with a pull request in acme/docs, whose preview then builds) and a simulated GitHub.`
+    `Pull request #42 in acme/api was merged. The workflow asks the Mintlify agent to update the docs, with the prompt\n\n  ${DEMO_PROMPT}\n\nand context: auto, preview: true and comment: true, against a simulated admin API (the job stays active for\na few seconds, then completes with a pull request in acme/docs, whose preview then builds) and a simulated GitHub.\nThe agent's page names one method acme/api does not have: the grounding check (on by default) finds it.`
   )
   const demo = await runDemoScenario({ ...(entry ? { entry } : {}), debug })
   line(`The step's log, as the run page shows it${debug ? '' : ' (RUNNER_DEBUG=1 npm run demo shows debug lines too)'}`)

@@ -5,7 +5,7 @@ import { startServer } from '../sim/admin-api.ts'
 import { simulateAgentApi } from '../sim/agent-api.ts'
 import { startFakeGitHub } from '../sim/github-api.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
-import { MERGED_PULL_REQUEST, PULL_REQUEST_FILES } from './merged-pull-request.ts'
+import { DOCS_PULL, MERGED_PULL_REQUEST, PULL_REQUEST_FILES, TARBALLS } from './merged-pull-request.ts'
 
 /** The key the simulated admin API takes: not a secret anywhere. */
 export const DEMO_KEY = 'mint_demo_key_not_a_real_secret'
@@ -44,7 +44,13 @@ export async function runDemoScenario(
     previews: { build: { queuedPolls: 1, buildingPolls: 3, final: 'success' } }
   })
   const server = await startServer(api.respond)
-  const github = await startFakeGitHub({ owner: 'acme', repo: 'api', pullFiles: { 42: PULL_REQUEST_FILES } })
+  const github = await startFakeGitHub({
+    owner: 'acme',
+    repo: 'api',
+    pullFiles: { 42: PULL_REQUEST_FILES },
+    pulls: { 'acme/docs': [DOCS_PULL] },
+    tarballs: TARBALLS
+  })
   try {
     const run = await runAction({
       ...(options.entry ? { entry: options.entry } : {}),
@@ -55,6 +61,8 @@ export async function runDemoScenario(
         context: 'auto',
         preview: 'true',
         comment: 'true',
+        // As the first recipe: the agent's pull request is in acme/docs, another repository.
+        'docs-token': 'ghs_demo_docs_token',
         'base-url': server.url,
         // Scaled down so the demo takes seconds: the real defaults are 5s growing to 30s.
         'poll-interval': '500ms',

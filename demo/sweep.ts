@@ -1,10 +1,9 @@
 // `npm run demo -- sweep`: a weekly `mode: sweep` of acme/docs, against the simulated admin API and GitHub: six open
 // agent pull requests (one orphaned, one superseded, one waiting, one approved, one stale, one a person worked on) first reported,
 // then swept with every action allowed. Each run is the bundled action, run as the runner runs it.
-import { agentDocsPulls, startFakeGitHub, type SimulatedPull } from '../sim/github-api.ts'
+import { agentDocsPulls, agentRecords, startFakeGitHub, type SimulatedPull } from '../sim/github-api.ts'
 import { type ActionRun, runAction } from '../sim/run-action.ts'
 import { renderRunnerLog, renderSummaryText } from '../sim/runner-log.ts'
-import { markerOf } from '../src/github/tracking-record.ts'
 import { DEMO_KEY, serveJobsCompletingWith } from './scenario.ts'
 
 const DAY = 86_400_000
@@ -15,17 +14,9 @@ const VIEWER = 'github-actions[bot]'
 const docsPull = (number: number, days: number, more: Partial<SimulatedPull> = {}): SimulatedPull =>
   agentDocsPulls(Date.now())(number, days, { title: `Document the change of acme/api#${number + 40}`, ...more })
 
-/** The action's tracking comment on acme/api#`issue`: the job that opened acme/docs#`docs`. */
-function record(issue: number, docs: number, startedDaysAgo: number, source?: 'merged') {
-  const start = { kind: 'start', run: '1', attempt: 1, prompt: 'p', line: 'Docs', project: 'demo-project' } as const
-  const state = {
-    job: `job-${docs}`,
-    requests: [{ ...start, at: Date.now() - startedDaysAgo * DAY, head: 'e'.repeat(40) }],
-    pr: `https://github.com/acme/docs/pull/${docs}`,
-    ...(source ? { source } : {})
-  }
-  return { issue, user: VIEWER, body: `${markerOf(state)}\nTracking.`, updatedAt: ago(startedDaysAgo - 1) }
-}
+/** The action's tracking comments in acme/api: each a job that opened a pull request of acme/docs. */
+const record = agentRecords(Date.now(), 'demo-project')
+const HEAD = { head: 'e'.repeat(40) }
 
 export async function showSweepDemo(entry: string | undefined, line: (title: string) => void): Promise<number> {
   console.log(
@@ -54,12 +45,12 @@ export async function showSweepDemo(entry: string | undefined, line: (title: str
       ]
     },
     existing: [
-      record(41, 1, 30),
-      record(42, 2, 30),
-      record(42, 3, 20),
-      record(43, 4, 30, 'merged'),
-      record(51, 6, 30),
-      record(52, 7, 30)
+      record(41, 1, HEAD),
+      record(42, 2, HEAD),
+      record(42, 3, { ...HEAD, startedDays: 20 }),
+      record(43, 4, { ...HEAD, source: 'merged' }),
+      record(51, 6, HEAD),
+      record(52, 7, HEAD)
     ]
   })
   const step = (actions: string): Promise<ActionRun> =>

@@ -4,6 +4,7 @@
 // requests (read, close), their files, and compares between two commits; labels; check runs (made, edited, listed for
 // a commit); who may do what (collaborator permission) and reactions on comments.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { markerOf, type TrackingState } from '../src/github/tracking-record.ts'
 import { type RunningServer, sendJson, startServer } from './admin-api.ts'
 import {
   commitView,
@@ -86,6 +87,35 @@ export function agentDocsPulls(now: number) {
     commits: [{ sha: 'c'.repeat(40), author: 'mintlify[bot]', email: 'agent@mintlify.com' }],
     ...more
   })
+}
+
+/** What a record of `agentRecords` holds beyond its defaults. */
+export type RecordMore = Partial<TrackingState> & {
+  /** A pair's: the head of the code pull request its prompt described. */
+  readonly head?: string
+  /** Who wrote it: `github-actions[bot]` (the action's identity) by default. */
+  readonly user?: string
+  /** When its job was started, in days before `now`: 30 by default. */
+  readonly startedDays?: number
+}
+
+/**
+ * The action's records in a sweep's world, dated from `now`: `record(issue, docs)` is the tracking comment, on issue
+ * or pull request `issue` of the workflow's repository, of the job that opened acme/docs#`docs`.
+ */
+export function agentRecords(now: number, project: string) {
+  return (issue: number, docs: number, more: RecordMore = {}) => {
+    const { head, user = 'github-actions[bot]', startedDays = 30, ...rest } = more
+    const start = { kind: 'start', run: '1', attempt: 1, prompt: 'p', line: 'Docs', project } as const
+    const state: TrackingState = {
+      job: `job-${docs}`,
+      requests: [{ ...start, at: now - startedDays * 86_400_000, ...(head ? { head } : {}) }],
+      pr: `https://github.com/acme/docs/pull/${docs}`,
+      ...rest
+    }
+    const updatedAt = new Date(now - (startedDays - 1) * 86_400_000).toISOString()
+    return { issue, user, body: `${markerOf(state)}\nTracking.`, updatedAt }
+  }
 }
 
 export interface CheckRun {

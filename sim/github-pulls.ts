@@ -1,6 +1,7 @@
 // A pull request's life in the simulated GitHub, for a sweep of a docs repository: when it was opened, updated, closed
-// or merged, whether it can be merged, its reviews, commits, review comments and checks; the listings GitHub gives of
-// them, and the merge. Times are the test's own (ISO 8601), so that a benchmark can play months on a simulated clock.
+// or merged, whether it can be merged, its reviews, commits, review comments, checks and events (closed, reopened); the
+// listings GitHub gives of them, and the merge. Times are the test's own (ISO 8601), so that a benchmark can play months
+// on a simulated clock.
 
 /** A review, as the reviews listing gives it. */
 export interface SimulatedReview {
@@ -9,6 +10,8 @@ export interface SimulatedReview {
   readonly submittedAt?: string
   /** The commit it was given on: the pull request's head by default. */
   readonly commitId?: string
+  /** The reviewer's `author_association`: `MEMBER` by default; `NONE` for a stranger. */
+  readonly association?: string
 }
 
 /** A commit on the pull request's branch: `author` is its GitHub account (none for an email GitHub does not know). */
@@ -35,6 +38,8 @@ export interface PullLife {
   /** The head's commit statuses (`success`, `failure`, `pending`) and check runs (`completed/success`, `in_progress`). */
   checks?: { readonly statuses?: readonly string[]; readonly runs?: readonly string[] }
   readonly draft?: boolean
+  /** Its issue events, oldest first: each close and reopen (an edit of its state adds one). */
+  events?: { readonly event: 'closed' | 'reopened'; readonly actor: string; readonly createdAt?: string }[]
 }
 
 interface LivePull extends PullLife {
@@ -79,16 +84,16 @@ export function listPulls<T extends LivePull>(pulls: readonly T[], url: URL): T[
 }
 
 /**
- * The lists of one pull request (reviews, commits, review comments) or of a commit (statuses, check runs), before
- * paging; undefined for any other read. `wrap` puts a page in the object GitHub answers with.
+ * The lists of one pull request (reviews, commits, review comments, issue events) or of a commit (statuses, check
+ * runs), before paging; undefined for any other read. `wrap` puts a page in the object GitHub answers with.
  */
 export function pullListing(
   pulls: readonly LivePull[],
   rest: string
 ): { readonly items: readonly unknown[]; readonly wrap?: (page: readonly unknown[]) => unknown } | undefined {
-  const list = /^\/pulls\/(\d+)\/(reviews|commits|comments)$/.exec(rest)
-  const pull = list ? pulls.find((candidate) => candidate.number === Number(list[1])) : undefined
-  if (list && pull) return { items: listOf(pull, list[2] ?? '') }
+  const list = /^\/(?:pulls\/(\d+)\/(reviews|commits|comments)|issues\/(\d+)\/(events))$/.exec(rest)
+  const pull = list ? pulls.find((candidate) => candidate.number === Number(list[1] ?? list[3])) : undefined
+  if (list && pull) return { items: listOf(pull, list[2] ?? list[4] ?? '') }
   const ofCommit = /^\/commits\/([^/]+)\/(status|check-runs)$/.exec(rest)
   const sha = decodeURIComponent(ofCommit?.[1] ?? '')
   const head = pulls.find((candidate) => (candidate.headSha ?? 'f'.repeat(40)) === sha)
@@ -120,7 +125,16 @@ function listOf(pull: LivePull, what: string): unknown[] {
       user: { login: review.user, type: type(review.user) },
       state: review.state,
       commit_id: review.commitId ?? pull.headSha ?? 'f'.repeat(40),
+      author_association: review.association ?? 'MEMBER',
       submitted_at: at(review.submittedAt)
+    }))
+  }
+  if (what === 'events') {
+    return (pull.events ?? []).map((event, index) => ({
+      id: index + 1,
+      event: event.event,
+      actor: { login: event.actor, type: type(event.actor) },
+      created_at: at(event.createdAt)
     }))
   }
   if (what === 'commits') {
@@ -139,9 +153,12 @@ function listOf(pull: LivePull, what: string): unknown[] {
 }
 
 /** A pull request's state changed by an edit: when it was closed, and that it was updated. */
-export function edited(pull: LivePull, state: unknown, now: string): void {
+export function edited(pull: LivePull, state: unknown, now: string, actor = 'github-actions[bot]'): void {
   if (state === 'closed' && pull.state === 'open') pull.closedAt = now
   if (state === 'open' && pull.state === 'closed') delete pull.closedAt
+  if (state !== pull.state && (state === 'closed' || state === 'open')) {
+    pull.events = [...(pull.events ?? []), { event: state === 'open' ? 'reopened' : 'closed', actor, createdAt: now }]
+  }
   pull.updatedAt = now
 }
 

@@ -83,7 +83,7 @@ async function readCode(setup: StepSetup): Promise<CorpusRead> {
   const { repository } = code
   if (code.workspace !== '' && (await isCheckoutOf(code.workspace, repository))) {
     const read = await readWorkTree(code.workspace, { skip, what: 'the checkout' })
-    if (read.kind === 'read') log.info(`Grounding: the code is the checkout (${read.corpus.files} text files).`)
+    if (read.kind === 'read') log.info(`Grounding: the code is the checkout (${textFiles(read.corpus.files)}).`)
     return read
   }
   const head = await code.head()
@@ -113,7 +113,7 @@ async function tarballOf(
   const read = await readTarball(download.value.chunks, options)
   const refused = read.refused.outside + read.refused.links + read.refused.huge
   const mib = (download.value.bytes() / 1024 / 1024).toFixed(2)
-  const files = read.kind === 'read' ? `${read.corpus.files} text files` : 'not read whole'
+  const files = read.kind === 'read' ? textFiles(read.corpus.files) : 'not read whole'
   const entries =
     refused === 0
       ? ''
@@ -137,4 +137,8 @@ async function isCheckoutOf(dir: string, repository: string): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+function textFiles(count: number): string {
+  return `${count.toLocaleString('en-US')} text file${count === 1 ? '' : 's'}`
 }

@@ -1,9 +1,10 @@
 // What a sweep reads of the docs repository: its open pull requests (one listing for all of them), those opened in the
 // figures' window, and, only for a pull request whose decision needs them, its mergeability and reviews (two
-// requests), whether a person committed or left a review comment (two more, only when it may be stale), and its checks
-// (two more, only when it may be merged). Everything GitHub sends is read through the narrow readers of fields.ts.
+// requests), whether a person committed or left a review comment (two more, only when it may be stale), its checks
+// (two more, only when it may be merged), and whether it was reopened (one more, only before it would be closed).
+// Everything GitHub sends is read through the narrow readers of fields.ts.
 import { MINTLIFY_BOT } from '../inputs/gate-settings.ts'
-import type { GitHubClient } from './octokit.ts'
+import { type GitHubClient, isAuthor } from './octokit.ts'
 import { fieldsAt, fieldsOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
 
 /** An open pull request of the docs repository, as the listing gives it. */
@@ -41,6 +42,11 @@ export interface PullDetails {
   /** The head the merge is made at: a push after this read makes GitHub refuse it. */
   readonly headSha: string
   readonly reviews: Reviews
+  /** Who opened it: the action merges only what a bot opened (the agent, or an app it works through). */
+  readonly author: Author
+  /** When it was opened (milliseconds since the epoch): never before the job that names it was started. */
+  readonly createdAt: number
+  readonly draft: boolean
 }
 
 export interface Reviews {
@@ -68,7 +74,13 @@ export async function listOpen(github: GitHubClient, where: Where): Promise<{ pu
   const pulls: OpenPull[] = []
   let page = 0
   for await (const { data } of github.octokit.paginate.iterator(github.octokit.rest.pulls.list, params)) {
-    pulls.push(...listOf(data).flatMap((entry) => openPullOf(entry) ?? []))
+    // A pull request listed twice (pages that shift while they are read) is judged, and acted on, once.
+    const known = new Set(pulls.map((pull) => pull.number))
+    pulls.push(
+      ...listOf(data)
+        .flatMap((entry) => openPullOf(entry) ?? [])
+        .filter((pull) => !known.has(pull.number))
+    )
     if (++page >= MOST_PULL_PAGES) return { pulls, complete: false }
   }
   return { pulls, complete: true }
@@ -135,17 +147,26 @@ export async function readDetails(github: GitHubClient, where: Where, pull: Open
     per_page: 100
   })
   const headSha = textOf(fieldsAt(fields, 'head')['sha']) || pull.headSha
+  const author = authorOf(fields['user'])
+  const createdAt = Date.parse(textOf(fields['created_at']))
   return {
     mergeable: typeof mergeable === 'boolean' ? mergeable : undefined,
     mergeState: textOf(fields['mergeable_state']) || 'unknown',
     headSha,
-    reviews: reviewsOf(listed, pull.author, headSha)
+    reviews: reviewsOf(listed, author.login === '' ? pull.author : author, headSha),
+    author: author.login === '' ? pull.author : author,
+    createdAt: Number.isFinite(createdAt) ? createdAt : pull.createdAt,
+    draft: fields['draft'] === true
   }
 }
 
+/** The reviewers whose word counts: people with write access or more (anyone may review a public repository). */
+const REVIEWERS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR'])
+
 /**
- * What people's reviews say: each person's latest approving or asking for changes counts. An approval counts only for
- * the commit it was given on (`headSha`): what was pushed after it, nobody approved.
+ * What people's reviews say: each person's latest approving or asking for changes counts, if they are the repository's
+ * owner, members or collaborators (GitHub's `author_association`). An approval counts only for the commit it was given
+ * on (`headSha`): what was pushed after it, nobody approved.
  */
 export function reviewsOf(listed: readonly unknown[], author: Author, headSha: string): Reviews {
   const latest = new Map<string, string>()
@@ -155,6 +176,7 @@ export function reviewsOf(listed: readonly unknown[], author: Author, headSha: s
     const state = textOf(fieldsOf(review)['state'])
     if (reviewer.bot || reviewer.login === '' || reviewer.login === author.login) continue
     if (state === 'APPROVED' || state === 'CHANGES_REQUESTED' || state === 'COMMENTED') byPeople = true
+    if (!REVIEWERS.has(textOf(fieldsOf(review)['author_association']))) continue
     // A comment leaves a person's approval or request for changes as it was; a dismissal ends it.
     const outdated = state === 'APPROVED' && textOf(fieldsOf(review)['commit_id']) !== headSha
     if (state === 'APPROVED' || state === 'CHANGES_REQUESTED' || state === 'DISMISSED')
@@ -187,6 +209,21 @@ export async function readTouched(github: GitHubClient, where: Where, pull: Open
   })
 }
 
+/**
+ * Whether anyone but the action (`me`, who the token acts as: a pair reopens a docs pull request with its code) ever
+ * reopened it after a close: a person, say, after an earlier sweep closed it. One read.
+ */
+export async function readReopened(github: GitHubClient, where: Where, pull: OpenPull, me: string): Promise<boolean> {
+  const params = { ...where, issue_number: pull.number, per_page: 100 }
+  const events = await github.octokit.paginate(github.octokit.rest.issues.listEvents, params)
+  return events.some((event) => textOf(fieldsOf(event)['event']) === 'reopened' && !isAuthor(actorOf(event), me))
+}
+
+function actorOf(event: unknown): { login: string; type: string } {
+  const actor = fieldsAt(event, 'actor')
+  return { login: textOf(actor['login']), type: textOf(actor['type']) }
+}
+
 /** How its head's checks stand: the commit statuses and the check runs, two reads. */
 export async function readChecks(
   github: GitHubClient,
@@ -194,7 +231,11 @@ export async function readChecks(
   sha: string
 ): Promise<'pass' | 'fail' | 'pending'> {
   const { data: combined } = await github.octokit.rest.repos.getCombinedStatusForRef({ ...where, ref: sha })
-  const statuses = listOf(fieldsOf(combined)['statuses']).map((status) => textOf(fieldsOf(status)['state']))
+  // The combined state covers every status, also those past the first page of the list.
+  const statuses = [
+    textOf(fieldsOf(combined)['state']) === 'pending' ? 'success' : textOf(fieldsOf(combined)['state']),
+    ...listOf(fieldsOf(combined)['statuses']).map((status) => textOf(fieldsOf(status)['state']))
+  ].filter((state) => state !== '')
   const runs = await github.octokit.paginate(github.octokit.rest.checks.listForRef, {
     ...where,
     ref: sha,
@@ -213,6 +254,8 @@ export async function readChecks(
 /** Why GitHub would not merge it as it stands, by its reviews and mergeability; undefined when it would. */
 export function mergeBlocker(details: PullDetails): string | undefined {
   const { reviews } = details
+  if (!details.author.bot) return "a person's account opened it: a person merges it"
+  if (details.draft) return 'it is a draft'
   if (reviews.changesRequested) return 'a reviewer asked for changes'
   if (!reviews.approved) return 'no approving review'
   if (details.mergeable === undefined) return 'GitHub has not worked out yet whether it can be merged'

@@ -66,7 +66,8 @@ export const MOST_RECORD_PAGES = 20
 /**
  * The records in the workflow repository's comments updated since `since` (the action writes a record after its
  * pull request is opened, so none older can name an open one): the newest per docs pull request, and whether every
- * comment was read (false past MOST_RECORD_PAGES).
+ * comment was read (false past MOST_RECORD_PAGES). The comments are read newest first, so that in a busy repository
+ * what is left unread is the oldest, not the records of the latest jobs.
  */
 export async function readRecords(
   github: GitHubClient,
@@ -75,7 +76,13 @@ export async function readRecords(
   of: RecordsOf
 ): Promise<{ readonly records: AgentRecord[]; readonly complete: boolean }> {
   const list = github.octokit.rest.issues.listCommentsForRepo
-  const params = { ...where, since: new Date(since).toISOString(), per_page: 100 }
+  const params = {
+    ...where,
+    since: new Date(since).toISOString(),
+    sort: 'updated',
+    direction: 'desc',
+    per_page: 100
+  } as const
   const comments: unknown[] = []
   let page = 0
   for await (const { data } of github.octokit.paginate.iterator(list, params)) {
@@ -94,6 +101,19 @@ export function recordsIn(comments: readonly unknown[], of: RecordsOf): AgentRec
     if (record && (!known || newer(record, known))) newest.set(record.number, record)
   }
   return [...newest.values()].sort((a, b) => a.number - b.number)
+}
+
+/** How far GitHub's clock and the runner's may differ when a pull request's opening is set against its job's start. */
+const CLOCK_SKEW_MS = 10 * 60_000
+
+/** When the record's job was started (milliseconds since the epoch; 0 when it does not say). */
+export function jobStart(state: TrackingState): number {
+  return state.requests.find((request) => request.kind === 'start')?.at ?? state.requests[0]?.at ?? 0
+}
+
+/** Whether a pull request opened at `createdAt` was opened before a job started at `startedAt`: it is not the job's. */
+export function openedBefore(createdAt: number, startedAt: number): boolean {
+  return createdAt + CLOCK_SKEW_MS < startedAt
 }
 
 /** Whether `a` was started after `b`, by the records (the comment's id breaks a tie). */
@@ -123,7 +143,7 @@ function recordOf(comment: unknown, of: RecordsOf): AgentRecord | undefined {
     origin: originOf(state),
     job: state.job,
     issue,
-    startedAt: state.requests.find((request) => request.kind === 'start')?.at ?? state.requests[0]?.at ?? 0,
+    startedAt: jobStart(state),
     commentId,
     ...(supersedes ? { supersedes: supersedes.number } : {}),
     ...(state.source ? { source: state.source } : {}),

@@ -1,7 +1,7 @@
 // `mode: sweep`'s GitHub work, on the session: the docs repository's pull requests (read with docs-token, or
 // github-token where the docs are the workflow's own), the action's records and the code pull requests in the
-// workflow's repository, and the sweep's writes, never twice: a close comments first (unless the sweep's own comment is
-// there already), and a close or merge GitHub answers with a 5xx, or not at all, is read back before anything else.
+// workflow's repository, and the sweep's writes, never twice: a close, then its comment (unless the sweep's own comment
+// is there already); a close, comment or merge GitHub answers with a 5xx, or not at all, is read back, never re-sent.
 // Each piece of work is one client of the session's; what fails comes back as a warning worded by failure.ts.
 import { forLog } from '../text/untrusted.ts'
 import { type AgentRecord, type CodeState, isOwn, readCodeState, readRecords, type RecordsOf } from './agent-records.ts'
@@ -12,6 +12,7 @@ import {
   type PullDetails,
   readChecks,
   readDetails,
+  readReopened,
   readTouched
 } from './agent-pulls.ts'
 import { briefFailure, failureOf, permissionHint } from './failure.ts'
@@ -102,6 +103,14 @@ export class DocsSweep {
     return this.#read('docs', doing, (client) => readTouched(client, this.#docs, pull))
   }
 
+  /** Whether it was ever reopened: a pull request someone reopened is theirs, and never closed by a sweep again. */
+  reopened(pull: OpenPull): Promise<Done<boolean>> {
+    const doing = `read the events of ${this.#about(pull.number)}`
+    return this.#read('docs', doing, async (client) =>
+      readReopened(client, this.#docs, pull, await docsLogin(this.#session))
+    )
+  }
+
   checks(sha: string): Promise<Done<'pass' | 'fail' | 'pending'>> {
     const doing = `read the checks of ${forLog(sha, 40)} in ${this.#name()}`
     return this.#read('docs', doing, (client) => readChecks(client, this.#docs, sha))
@@ -112,30 +121,32 @@ export class DocsSweep {
     return openThread(this.#session, issue)
   }
 
-  /** The sweep's comment (unless its own is there already: a run killed between the two left it), then the close. */
-  close(number: number, body: string): Promise<Done<'closed'>> {
-    return this.#write(`close ${this.#about(number)}`, 'pull-requests: write', async (client) => {
-      const me = await (this.#session.docsToken ? this.#session.docsLogin() : this.#session.login())
-      if (me === undefined) throw new Error('GitHub did not say who the docs token acts as')
-      return closeOnce(client, { ...this.#docs, number }, body, me)
-    })
+  /** Closes it, before its comment: a run stopped between them leaves it closed, never open under a closing comment. */
+  close(number: number): Promise<Done<'closed'>> {
+    const pull = { ...this.#docs, number }
+    return this.#write(`close ${this.#about(number)}`, 'pull-requests: write', (client) => closeOnce(client, pull))
+  }
+
+  /** The sweep's comment on why it closed it, unless its own is there already (an earlier run's). */
+  explain(number: number, body: string): Promise<Done<'commented'>> {
+    const pull = { ...this.#docs, number }
+    const comment = async (client: GitHubClient) => commentOnce(client, pull, body, await docsLogin(this.#session))
+    return this.#write(`comment on ${this.#about(number)}`, 'pull-requests: write', comment)
   }
 
   /** Merges it at the head the sweep judged: a push since makes GitHub refuse. */
   merge(number: number, head: string | undefined): Promise<Done<'merged'>> {
     const needs = 'pull-requests: write and contents: write'
-    return this.#write(`merge ${this.#about(number)}`, needs, async (client) => {
-      const merge = { ...this.#docs, pull_number: number, ...(head ? { sha: head } : {}), request: { retries: 0 } }
-      await landed(client, { ...this.#docs, number }, 'merged', () => client.octokit.rest.pulls.merge(merge))
-      return 'merged' as const
-    })
+    return this.#write(`merge ${this.#about(number)}`, needs, (client) =>
+      mergeOnce(client, { ...this.#docs, number }, head)
+    )
   }
 
   #read<T>(as: 'own' | 'docs', doing: string, task: (client: GitHubClient) => Promise<T>): Promise<Done<T>> {
     const advice =
       as === 'own'
         ? permissionHint('issues: read and pull-requests: read')
-        : `${this.#token()} needs pull-requests: read and checks: read on ${this.#name()}`
+        : `${this.#token()} needs pull-requests: read, checks: read and statuses: read on ${this.#name()}`
     return this.#run(as, doing, advice, task, true)
   }
 
@@ -179,6 +190,13 @@ export class DocsSweep {
   }
 }
 
+/** Who the token on the docs repository acts as: the author of the sweep's comments and of a pair's reopens. */
+async function docsLogin(session: GitHubSession): Promise<string> {
+  const me = await (session.docsToken ? session.docsLogin() : session.login())
+  if (me === undefined) throw new Error('GitHub did not say who the docs token acts as')
+  return me
+}
+
 async function stateOf(client: GitHubClient, docs: Where, number: number): Promise<'open' | 'closed' | 'merged'> {
   const { data } = await client.octokit.rest.pulls.get({ ...docs, pull_number: number })
   if (fieldsOf(data)['merged'] === true) return 'merged'
@@ -197,20 +215,28 @@ async function commented(client: GitHubClient, docs: Where, number: number, me: 
 
 type PullAt = Where & { readonly number: number }
 
-/** The sweep's comment, unless its own is there already, then the close; each write sent once. */
-async function closeOnce(client: GitHubClient, pull: PullAt, body: string, me: string): Promise<'closed'> {
+/** The sweep's comment, unless its own is there already; sent once, and read back when its answer did not say. */
+async function commentOnce(client: GitHubClient, pull: PullAt, body: string, me: string): Promise<'commented'> {
   const { owner, repo, number } = pull
-  if (!(await commented(client, pull, number, me))) {
-    try {
-      const comment = { owner, repo, issue_number: number, body, request: { retries: 0 } }
-      await client.octokit.rest.issues.createComment(comment)
-    } catch (error) {
-      if (!mayHaveLanded(error) || !(await commented(client, pull, number, me))) throw error
-    }
+  if (await commented(client, pull, number, me)) return 'commented'
+  try {
+    await client.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { retries: 0 } })
+  } catch (error) {
+    if (!mayHaveLanded(error) || !(await commented(client, pull, number, me))) throw error
   }
-  const close = { owner, repo, pull_number: number, state: 'closed', request: { retries: 0 } } as const
-  await landed(client, pull, 'closed', () => client.octokit.rest.pulls.update(close))
+  return 'commented'
+}
+
+async function closeOnce(client: GitHubClient, pull: PullAt): Promise<'closed'> {
+  const close = { owner: pull.owner, repo: pull.repo, pull_number: pull.number, state: 'closed' } as const
+  await landed(client, pull, 'closed', () => client.octokit.rest.pulls.update({ ...close, request: { retries: 0 } }))
   return 'closed'
+}
+
+async function mergeOnce(client: GitHubClient, pull: PullAt, head: string | undefined): Promise<'merged'> {
+  const merge = { owner: pull.owner, repo: pull.repo, pull_number: pull.number, ...(head ? { sha: head } : {}) }
+  await landed(client, pull, 'merged', () => client.octokit.rest.pulls.merge({ ...merge, request: { retries: 0 } }))
+  return 'merged'
 }
 
 /** The write; when its answer did not say whether it landed, the pull request is read back instead of a second try. */

@@ -61,6 +61,24 @@ export function permissionHint(permission: string): string {
   return `the workflow needs permissions: ${permission}`
 }
 
+/** All a docs-token needs on the docs repository, named at once so that it is set up once. */
+const DOCS_TOKEN_NEEDS = 'pull-requests: write and contents: read'
+
+/**
+ * What a refusal on the docs repository asks for: the permission, of the workflow's token when the docs are its own
+ * repository, else of docs-token, which a run without one is told to pass, with all it needs there.
+ */
+export function docsAdvice(
+  session: { readonly docsToken: boolean; readonly repository: string },
+  where: { readonly owner: string; readonly repo: string },
+  needs: string
+): string {
+  const repository = forLog(`${where.owner}/${where.repo}`, 100)
+  if (session.docsToken) return `docs-token needs ${needs} on ${repository}`
+  if (`${where.owner}/${where.repo}`.toLowerCase() === session.repository.toLowerCase()) return permissionHint(needs)
+  return `github-token reaches only this repository: pass a docs-token with ${DOCS_TOKEN_NEEDS} on ${repository}`
+}
+
 /**
  * A warning's short form: `Could not close pull request #128 in acme/docs (HTTP 404): <advice>.`, or `(no answer in
  * time)`; the advice only when GitHub refused with one of `refusedOn`. GitHub's own text is left out.

@@ -6,7 +6,7 @@ import { forLog } from '../text/untrusted.ts'
 import type { ChangedFile } from './change.ts'
 import { changedFilesOf, GITHUB_MOST_FILES, listPullFiles } from './change-reader.ts'
 import type { GitHubClient } from './octokit.ts'
-import { briefFailure, failureOf, permissionHint } from './failure.ts'
+import { briefFailure, docsAdvice, failureOf, permissionHint } from './failure.ts'
 import type { GitHubSession } from './session.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, listOf, mayHaveLanded, positiveIntegerOf, textOf } from './fields.ts'
 
@@ -165,10 +165,7 @@ export class PullOperations {
     doing: string,
     task: (client: GitHubClient, where: { owner: string; repo: string }) => Promise<T>
   ): Promise<Done<T>> {
-    const repository = forLog(`${ref.owner}/${ref.repo}`, 100)
-    const advice = this.#session.docsToken
-      ? `docs-token needs pull-requests: write on ${repository}`
-      : `github-token reaches only this repository: pass a docs-token with pull-requests: write on ${repository}`
+    const advice = docsAdvice(this.#session, ref, 'pull-requests: write')
     return this.#run('docs', doing, advice, (client) => task(client, { owner: ref.owner, repo: ref.repo }))
   }
 

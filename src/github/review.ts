@@ -3,7 +3,7 @@
 // marker and written by the same token), never another's: the earlier one's line comments are removed and its text
 // says it was replaced. The review is never posted twice: a create that may have landed is not sent again.
 import { forLog } from '../text/untrusted.ts'
-import { briefFailure, failureOf } from './failure.ts'
+import { briefFailure, docsAdvice, failureOf } from './failure.ts'
 import { fieldsAt, fieldsOf, httpStatusOf, listOf, positiveIntegerOf, textOf } from './fields.ts'
 import type { GitHubClient } from './octokit.ts'
 import type { Done, PullRef } from './pulls.ts'
@@ -54,10 +54,7 @@ export class DocsReview {
       return { kind: 'done', value: undefined }
     } catch (error) {
       const failure = failureOf(error, client, false)
-      const repository = forLog(`${ref.owner}/${ref.repo}`, 100)
-      const advice = this.#session.docsToken
-        ? `docs-token needs pull-requests: write on ${repository}`
-        : `github-token reaches only this repository: pass a docs-token with pull-requests: write on ${repository}`
+      const advice = docsAdvice(this.#session, ref, 'pull-requests: write')
       return {
         kind: 'warning',
         warning: briefFailure(`Could not ${doing}`, failure, { advice, refusedOn: [401, 403, 404] })

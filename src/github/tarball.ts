@@ -1,7 +1,7 @@
 // A repository's files at one commit, as GitHub serves them: its tarball, streamed as it arrives (never held whole,
 // never written to disk) through the session's client, with its bytes counted; a failure worded once.
 import { forLog } from '../text/untrusted.ts'
-import { briefFailure, failureOf } from './failure.ts'
+import { briefFailure, docsAdvice, failureOf, permissionHint } from './failure.ts'
 import type { Done } from './pulls.ts'
 import type { GitHubSession } from './session.ts'
 
@@ -52,13 +52,7 @@ export async function downloadTarball(session: GitHubSession, where: ArchiveRef)
     return { kind: 'done', value: { chunks: chunks(), bytes: () => bytes } }
   } catch (error) {
     const failure = failureOf(error, client, session.cancelSignal.aborted)
-    const own = where.as === 'own' || `${where.owner}/${where.repo}`.toLowerCase() === session.repository.toLowerCase()
-    const advice =
-      session.docsToken && where.as === 'docs'
-        ? `docs-token needs contents: read on ${repository}`
-        : own
-          ? `github-token needs contents: read on ${repository}`
-          : `github-token reaches only this repository: pass a docs-token with contents: read on ${repository}`
+    const advice = where.as === 'own' ? permissionHint('contents: read') : docsAdvice(session, where, 'contents: read')
     return { kind: 'warning', warning: briefFailure(doing, failure, { advice, refusedOn: REFUSALS }) }
   }
 }

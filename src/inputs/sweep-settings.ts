@@ -60,7 +60,7 @@ export function docsTokenProblem(sweep: SweepSettings, docsToken: string, workfl
   const { repository } = sweep
   if (repository === undefined || docsToken !== '' || repository.toLowerCase() === workflow.toLowerCase())
     return undefined
-  return `Input "docs-token" is required to sweep ${repository}: github-token reaches only ${workflow || "the workflow's own repository"}. Pass a token with pull-requests: write on ${repository} (a GitHub App's installation token, say).`
+  return `Input "docs-token" is required to sweep ${repository}: github-token reaches only ${workflow || "the workflow's own repository"}. Pass a token with pull-requests: write, checks: read and statuses: read on ${repository} (contents: write too for merge-approved; a GitHub App's installation token, say).`
 }
 
 function readActions(reader: InputReader): ReadonlySet<SweepAction> {

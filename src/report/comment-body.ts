@@ -161,10 +161,11 @@ export function renderComment(state: TrackingState, view: CommentView, runUrl: s
     `${emoji} **${title}**: ${detailOf(view)}`,
     ...preview,
     ...(view.kind === 'ended' ? guardrailLine(view.guardrail) : []),
-    ...(view.kind === 'ended' ? groundingLines(view.grounding) : []),
     ...replaces,
     ...batch,
     ...(asked.length > 0 ? ['', ...asked] : []),
+    // After the prompts' list: its names are a list of their own, never read as one more prompt.
+    ...(view.kind === 'ended' ? groundingLines(view.grounding) : []),
     '',
     `<sub>${details.join(' · ')}</sub>`
   ].join('\n')

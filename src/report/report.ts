@@ -18,6 +18,11 @@ import { type Grounding, groundingOutputs } from './grounding-report.ts'
 /** The step's first line: where the API is, which project, and how long and how often it waits. */
 export function startLine(settings: Settings): string {
   const { timeoutMs, pollIntervalMs, maxPollIntervalMs } = settings
+  if (settings.mode === 'sweep') {
+    // A sweep waits on no job: the API is used only for a follow-up to a conflicted pull request's job.
+    const docs = settings.sweep.repository ?? "the workflow's repository"
+    return `mode: sweep of ${docs}, project "${forLog(settings.projectId)}" (follow-ups through the Mintlify admin API at ${settings.baseUrl.href})`
+  }
   return (
     `Mintlify admin API at ${settings.baseUrl.href}, project "${forLog(settings.projectId)}" (timeout ${formatDuration(timeoutMs)}, ` +
     `polling every ${formatDuration(pollIntervalMs)} growing to ${formatDuration(maxPollIntervalMs)})`

@@ -126,6 +126,8 @@ function jobVerdict(result: StepResult, settings: Settings, jobId: string | unde
     case 'error':
       return { message: result.reason, fails: true }
     case 'skipped':
+      // A sweep starts no job by design: its reason is the whole story.
+      if (settings.mode === 'sweep') return { message: `${result.reason}.`, fails: false }
       return { message: `Skipped: ${result.reason}. No agent job was started.`, fails: false }
     case 'rate-limited':
       return { message: result.reason, fails: settings.failOn.has('rate-limited') }

@@ -75,6 +75,9 @@ it('runs the demo: a merged pull request starts a job with what changed; it stay
   expect(output).toContain('\nStarted agent job "job-1".\n')
   expect(output).toContain('\nJob status: active\n')
   expect(output).toContain('job-id: job-1')
+  // The grounding check, as a first recipe has it by default: the one name the agent made up is found out.
+  expect(output).toContain('not found: client.resetRetries() (api/retries.mdx:9)')
+  expect(output).toContain('grounding: ungrounded')
   expect(output).toMatch(/✅ \*\*Mintlify agent job completed\*\*: the agent opened a pull request/)
   expect(output).toMatch(
     /\nJob status: completed \(was active, after [\dhms ]+\); pull request https:\/\/github\.com\/acme\/docs\/pull\/128\n/

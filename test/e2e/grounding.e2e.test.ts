@@ -210,7 +210,7 @@ describe('grounding', () => {
     expect(result.exitCode, result.stdout).toBe(0)
     expect(result.outputs).toMatchObject({ outcome: 'completed', grounding: 'unchecked', ungrounded: '' })
     expect(result.stdout).toContain(
-      'Grounding: the code names were not checked: Could not download acme/site at bbbbbbbbbbbb (HTTP 404): github-token reaches only this repository: pass a docs-token with contents: read on acme/site.'
+      'Grounding: the code names were not checked: Could not download acme/site at bbbbbbbbbbbb (HTTP 404): github-token reaches only this repository: pass a docs-token with pull-requests: write and contents: read on acme/site.'
     )
     expect(github.reviews).toEqual([])
   })

@@ -198,7 +198,10 @@ describe('mode: pair', () => {
   })
 
   it('with merge-approved, merges the approved, mergeable and green docs pull request when its code pull request merges', async () => {
+    // Opened by the agent, after its job started; approved by a member.
     const approved = {
+      user: 'mintlify[bot]',
+      createdAt: new Date().toISOString(),
       reviews: [{ user: 'mona', state: 'APPROVED' as const }],
       checks: { runs: ['completed/success'] }
     }

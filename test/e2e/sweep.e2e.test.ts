@@ -3,8 +3,8 @@
 // sweep-actions allows.
 import { describe, expect, it } from 'vitest'
 import { simulateAgentApi } from '../../sim/agent-api.ts'
-import { agentDocsPulls, type FakeGitHub, type FakeGitHubOptions } from '../../sim/github-api.ts'
-import { markerOf, readMarker, type TrackingState } from '../../src/github/tracking-record.ts'
+import { agentDocsPulls, agentRecords, type FakeGitHub, type FakeGitHubOptions } from '../../sim/github-api.ts'
+import { readMarker } from '../../src/github/tracking-record.ts'
 import { loopback } from './support/loopback.ts'
 import { type BundleRun, bundleRunner } from './support/run-bundle.ts'
 
@@ -34,17 +34,8 @@ const run = bundleRunner({
 /** A docs pull request the agent opened `days` ago, last updated a day ago. */
 const docsPull = agentDocsPulls(NOW)
 
-/** The action's record, on issue or pull request `issue`, of the job that opened docs pull request `docs`. */
-function record(issue: number, docs: number, more: Partial<TrackingState> = {}, user = VIEWER, startedDay = 30) {
-  const start = { kind: 'start', run: '1', attempt: 1, prompt: 'p', line: 'Docs', project: PROJECT } as const
-  const state: TrackingState = {
-    job: `job-${docs}`,
-    requests: [{ ...start, at: NOW - startedDay * DAY, head: 'e'.repeat(40) }],
-    pr: `https://github.com/acme/docs/pull/${docs}`,
-    ...more
-  }
-  return { issue, user, body: `${markerOf(state)}\nTracking.`, updatedAt: ago(startedDay - 1) }
-}
+const record = agentRecords(NOW, PROJECT)
+const HEAD = { head: 'e'.repeat(40) }
 
 /**
  * One of each: orphaned (#1), superseded (#2 by #3), approved (#4), conflicted (#5), stale (#6), stale but a person
@@ -79,16 +70,16 @@ const WORLD: FakeGitHubOptions = {
     ]
   },
   existing: [
-    record(41, 1),
-    record(42, 2, {}, VIEWER, 30),
-    record(42, 3, {}, VIEWER, 20),
-    record(43, 4, { source: 'merged' }),
-    record(50, 5),
-    record(51, 6),
-    record(52, 7),
+    record(41, 1, HEAD),
+    record(42, 2, { ...HEAD, startedDays: 30 }),
+    record(42, 3, { ...HEAD, startedDays: 20 }),
+    record(43, 4, { ...HEAD, source: 'merged' }),
+    record(50, 5, HEAD),
+    record(51, 6, HEAD),
+    record(52, 7, HEAD),
     // Forged: the marker, by anyone but the action's identity, on a code pull request closed unmerged.
-    record(44, 9, {}, 'mallory'),
-    record(44, 9, {}, 'github-actions')
+    record(44, 9, { ...HEAD, user: 'mallory' }),
+    record(44, 9, { ...HEAD, user: 'github-actions' })
   ]
 }
 
@@ -123,6 +114,9 @@ describe('mode: sweep', () => {
     expect(writesOf(github)).toEqual([])
     expect(api.posts).toEqual([])
     expect(result.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'swept' })
+    // A sweep starts no job by design: the step's last line says what it did, not that it skipped.
+    expect(result.stdout).toContain('Swept acme/docs: 8 open agent pull requests; 0 closed, 0 merged, 0 followed up.')
+    expect(result.stdout).not.toContain('Skipped')
     const swept = sweepOf(result.outputs)
     // #8, by another identity with no record, is not the action's to report.
     expect(swept.open).toBe(8)
@@ -180,7 +174,7 @@ describe('mode: sweep', () => {
     const pulls = [docsPull(1, 20), docsPull(2, 40), docsPull(3, 30)].map((pull) => ({ ...pull, updatedAt: ago(15) }))
     const { github, once } = await world({
       pulls: { 'acme/docs': pulls },
-      existing: [record(11, 1), record(12, 2, {}, VIEWER, 40), record(13, 3)]
+      existing: [record(11, 1, HEAD), record(12, 2, { ...HEAD, startedDays: 40 }), record(13, 3, HEAD)]
     })
     const result = await once({ 'sweep-actions': 'close-stale', 'sweep-limit': '2' })
     expect(result.exitCode, result.stdout).toBe(0)
@@ -193,7 +187,7 @@ describe('mode: sweep', () => {
     const approved = docsPull(4, 17, { reviews: [{ user: 'mona', state: 'APPROVED' }] })
     const { github, once } = await world({
       pulls: { 'acme/docs': [approved] },
-      existing: [record(43, 4, { source: 'merged' })],
+      existing: [record(43, 4, { ...HEAD, source: 'merged' })],
       failAfterWriting: (call) => (call === 'PUT /repos/acme/docs/pulls/4/merge' ? 502 : undefined)
     })
     const result = await once({ 'sweep-actions': 'merge-approved' })

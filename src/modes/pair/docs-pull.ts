@@ -3,6 +3,7 @@
 import { checkPrLink } from '../../admin-api/agent-job.ts'
 import type { PullRequestFacts } from '../../github/change.ts'
 import { mergeBlocker } from '../../github/agent-pulls.ts'
+import { jobStart, openedBefore } from '../../github/agent-records.ts'
 import type { Done, PullRef } from '../../github/pulls.ts'
 import type { StoredComment } from '../../github/comment-store.ts'
 import type { SourceEnd } from '../../github/tracking-record.ts'
@@ -42,7 +43,7 @@ export async function endOfSource(
   const told: Told =
     ref === undefined
       ? { end: undefined, notes: [`${docs} is not a GitHub pull request the action can reach`] }
-      : await tellDocs(setup, pull, ref, how)
+      : await tellDocs(setup, pull, ref, { how, startedAt: jobStart(record.state) })
   const { notes, already } = told
   // Not told: nothing is recorded, so that the next delivery of the event tries again.
   const state = told.end === undefined ? record.state : { ...record.state, source: told.end }
@@ -132,14 +133,14 @@ async function tellDocs(
   setup: StepSetup,
   pull: PullRequestFacts,
   ref: PullRef,
-  how: 'merged' | 'closed'
+  { how, startedAt }: { readonly how: 'merged' | 'closed'; readonly startedAt: number }
 ): Promise<Told> {
   const { pulls, settings } = setup
   if (pulls === undefined)
     return { end: undefined, notes: ['The docs pull request was not told: GitHub could not be set up.'] }
   const documents = aboutSource(pull)
   if (how === 'merged') {
-    const merged = await mergeApproved(setup, ref)
+    const merged = await mergeApproved(setup, ref, startedAt)
     if (merged === 'merged') return { end: 'merged', notes: [], mergedToo: true }
     const done: Done<unknown>[] = [await pulls.comment(ref, `${documents} was merged.`)]
     if (settings.pair.mergedLabel !== undefined) done.push(await pulls.label(ref, settings.pair.mergedLabel))
@@ -173,7 +174,7 @@ export async function closeSuperseded(
  * With `merge-approved`: the docs pull request merged at once when approved (and no change asked), mergeable and its
  * checks pass. `merged`, or why not (a warning starts "Could not"); undefined without `merge-approved`.
  */
-async function mergeApproved(setup: StepSetup, ref: PullRef): Promise<string | undefined> {
+async function mergeApproved(setup: StepSetup, ref: PullRef, startedAt: number): Promise<string | undefined> {
   const docs = setup.settings.pair.mergeApproved ? setup.sweep?.(`${ref.owner}/${ref.repo}`) : undefined
   if (docs === undefined) return undefined
   const pull = {
@@ -186,7 +187,9 @@ async function mergeApproved(setup: StepSetup, ref: PullRef): Promise<string | u
   }
   const details = await docs.details(pull)
   if (details.kind === 'warning') return details.warning
-  const blocker = mergeBlocker(details.value)
+  const blocker = openedBefore(details.value.createdAt, startedAt)
+    ? "it was opened before its job started, so it is not the job's"
+    : mergeBlocker(details.value)
   const checks = blocker === undefined ? await docs.checks(details.value.headSha) : undefined
   if (checks?.kind === 'warning') return checks.warning
   const why =

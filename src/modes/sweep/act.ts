@@ -1,5 +1,6 @@
 // What the sweep does about each pull request its plan acts on, oldest first: a close with a comment that says why, a
-// merge at the head it judged, or a follow-up to a conflicted pull request's job. Each is tried once a run (see
+// merge at the head it judged, or a follow-up to a conflicted pull request's job. A close that lands whose comment
+// cannot be written is still a close: the comment's failure is warned. Each is tried once a run (see
 // github/docs-sweep.ts for never twice); what fails is said and nothing more is tried on that pull request.
 import type { AgentRecord } from '../../github/agent-records.ts'
 import { type DocsSweep, SWEEP_MARK } from '../../github/docs-sweep.ts'
@@ -14,7 +15,7 @@ export type FollowUp = (record: AgentRecord) => Promise<FollowUpResult>
 export type FollowUpResult = { readonly kind: 'sent' } | { readonly kind: 'not-sent'; readonly reason: string }
 
 export interface Acting {
-  readonly github: Pick<Service<DocsSweep>, 'close' | 'merge'>
+  readonly github: Pick<Service<DocsSweep>, 'close' | 'explain' | 'merge'>
   readonly followUp: FollowUp
   readonly log: Logger
 }
@@ -34,6 +35,8 @@ export async function act(planned: readonly Planned[], acting: Acting): Promise<
     const outcome = await actOn(entry, acting)
     const detail = outcome.detail ? ` (${forLog(outcome.detail, 300)})` : ''
     if (outcome.result === 'failed') acting.log.warning(`#${entry.pull.number}: not done${detail}`)
+    else if (outcome.detail.startsWith('Could not'))
+      acting.log.warning(`#${entry.pull.number}: ${outcome.result}${detail}`)
     else acting.log.info(`#${entry.pull.number}: ${outcome.result}${detail}.`)
     outcomes.push(outcome)
   }
@@ -52,8 +55,12 @@ async function actOn(entry: Planned, acting: Acting): Promise<Outcome> {
         ? { number, result: 'asked', detail: `agent job ${forLog(entry.record.job, 80)} asked to update its branch` }
         : { number, result: 'failed', detail: sent.reason }
     }
-    default:
-      return outcomeOf(number, await acting.github.close(number, commentOf(entry)))
+    default: {
+      const closed = await acting.github.close(number)
+      if (closed.kind === 'warning') return outcomeOf(number, closed)
+      const said = await acting.github.explain(number, commentOf(entry))
+      return { number, result: 'closed', detail: said.kind === 'warning' ? said.warning : '' }
+    }
   }
 }
 

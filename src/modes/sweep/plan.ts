@@ -2,7 +2,7 @@
 // what was read. A pull request its records do not tie to the action is only reported. What may be done is what
 // `sweep-actions` names, at most `sweep-limit` actions a run, oldest pull request first.
 import { isAgent, mergeBlocker, type OpenPull, type PullDetails } from '../../github/agent-pulls.ts'
-import { type AgentRecord, type CodeState, newer } from '../../github/agent-records.ts'
+import { type AgentRecord, type CodeState, newer, openedBefore } from '../../github/agent-records.ts'
 import type { SweepAction, SweepSettings } from '../../inputs/sweep-settings.ts'
 
 export const FINDINGS = ['orphaned', 'superseded', 'approved', 'conflicted', 'stale', 'open', 'untied'] as const
@@ -22,21 +22,38 @@ export interface Judged {
   readonly link?: string
   /** With `approved`: the head it is merged at (a push since makes GitHub refuse the merge). */
   readonly head?: string
+  /** A read it needed failed (a warning in our words): it is left for the next sweep, and the log says why. */
+  readonly unread?: string
 }
 
 /** What the judging knows besides the pull request itself. */
 export interface Judging {
   readonly now: number
   readonly staleAfterMs: number
+  /**
+   * Whether `sweep-actions` lets it ask a conflicted pull request's job to update: when not, a stale one that
+   * conflicts is judged stale, so that `close-stale` alone still closes it.
+   */
+  readonly asksToUpdate: boolean
   /** Every record read: a newer one may take over a pull request's code pull request or batch. */
   readonly records: readonly AgentRecord[]
   /** The docs pull requests open now, and those known merged. */
   readonly open: ReadonlySet<number>
+  /** When each open one was opened, by number: a newer record whose pull request predates its job takes over nothing. */
+  readonly openedAt: ReadonlyMap<number, number>
   readonly merged: ReadonlySet<number>
   /** The code pull requests' states, by number, as read for records that do not tell. */
   readonly code: ReadonlyMap<number, CodeState>
   /** The link to a pull request of the workflow's repository. */
   readonly codeUrl: (number: number) => string
+}
+
+/**
+ * Whether the pull request was opened before the job its record names was started: then it is not that job's (a
+ * link the admin API answered with may name anyone's pull request), and the record does not tie it.
+ */
+export function predates(pull: OpenPull, record: AgentRecord): boolean {
+  return openedBefore(pull.createdAt, record.startedAt)
 }
 
 /**
@@ -47,6 +64,10 @@ export function judgeByRecords(pull: OpenPull, record: AgentRecord | undefined, 
   if (record === undefined) {
     const by = isAgent(pull.author) ? 'opened by the Mintlify agent, but ' : ''
     return { pull, record, finding: 'untied', action: undefined, why: `${by}no record of this action ties it to a job` }
+  }
+  if (predates(pull, record)) {
+    const why = "a record names it, but it was opened before that job started: not the job's, left alone"
+    return { pull, record: undefined, finding: 'untied', action: undefined, why }
   }
   const code = codeEnd(record, at)
   if (record.source === 'closed' || record.source === 'found-closed') {
@@ -94,12 +115,26 @@ function supersededBy(record: AgentRecord, at: Judging): AgentRecord | undefined
       other.number !== record.number &&
       newer(other, record) &&
       takesOver(other) &&
-      (at.open.has(other.number) || at.merged.has(other.number))
+      (at.open.has(other.number) || at.merged.has(other.number)) &&
+      !openedBefore(at.openedAt.get(other.number) ?? Infinity, other.startedAt)
   )
   return candidates.reduce<AgentRecord | undefined>(
     (best, other) => (!best || newer(other, best) ? other : best),
     undefined
   )
+}
+
+const CLOSES: ReadonlySet<SweepAction | undefined> = new Set(['close-orphaned', 'close-superseded', 'close-stale'])
+
+/** Whether the sweep would close it: then whether it was ever reopened is read first. */
+export function wouldClose(judged: Judged): boolean {
+  return CLOSES.has(judged.action)
+}
+
+/** A pull request someone reopened after a close is theirs: the sweep reports it and never closes it again. */
+export function keptOpen(judged: Judged): Judged {
+  const why = `${judged.why}; but someone reopened it after it was closed: left to them, never closed again`
+  return { ...judged, finding: 'open', action: undefined, why }
 }
 
 /** Whether the sweep may merge a pull request of this origin once approved: never ahead of its code. */
@@ -152,10 +187,10 @@ export function judgeByDetails(
   }
   const outOfDate = details.mergeable === false || OUT_OF_DATE.has(details.mergeState)
   const conflict = details.mergeState === 'behind' ? 'is behind its base branch' : 'conflicts with its base branch'
-  if (outOfDate && !record.askedToUpdate) {
+  const stale = staleness(pull, details, later, at)
+  if (outOfDate && !record.askedToUpdate && (at.asksToUpdate || !stale.stale)) {
     return judged('conflicted', 'update-conflicted', `its branch ${conflict}: its job is asked to bring it up to date`)
   }
-  const stale = staleness(pull, details, later, at)
   if (stale.stale) return judged('stale', 'close-stale', stale.why)
   if (outOfDate) return judged('conflicted', undefined, `its branch ${conflict}; its job was asked to update it once`)
   return judged('open', undefined, stale.why || openWhy(record, details, later, at))
@@ -163,7 +198,11 @@ export function judgeByDetails(
 
 function staleness(pull: OpenPull, details: PullDetails, later: Later, at: Judging) {
   if (!mayBeStale(pull, at)) return { stale: false, why: '' }
-  const days = `no activity for ${Math.floor((at.now - pull.updatedAt) / 86_400_000)} days`
+  const idle = at.now - pull.updatedAt
+  const days =
+    idle >= 2 * 86_400_000
+      ? `no activity for ${Math.floor(idle / 86_400_000)} days`
+      : `no activity for ${Math.floor(idle / 3_600_000)} hours`
   if (later.touched === false && !details.reviews.byPeople) return { stale: true, why: days }
   return { stale: false, why: `${days}, but a person worked on it: never closed as stale` }
 }

@@ -4,7 +4,7 @@
 import type { WindowPull } from '../../github/agent-pulls.ts'
 import { type Origin, ORIGINS } from '../../github/agent-records.ts'
 import type { SweepSettings } from '../../inputs/sweep-settings.ts'
-import { forMarkdown } from '../../text/untrusted.ts'
+import { codeSpan, forLog, forMarkdown } from '../../text/untrusted.ts'
 import type { Outcome } from './act.ts'
 import type { Planned } from './plan.ts'
 
@@ -104,7 +104,8 @@ export function summaryOf(result: SweepResult, settings: SweepSettings, now: num
   const rows = planned.map((entry) => {
     const name = `<a href="${forMarkdown(entry.record?.url ?? '')}">#${entry.pull.number}</a>`
     const shown = entry.record ? name : `#${entry.pull.number}`
-    const title = forMarkdown(entry.pull.title, 80)
+    // A code span: GitHub makes no link or mention of what is in one; a table cell still needs its pipes escaped.
+    const title = codeSpan(forLog(entry.pull.title, 80)).replaceAll('|', '\\|')
     const origin = entry.record?.origin ?? `not tied (by ${forMarkdown(entry.pull.author.login, 40)})`
     const state = `${entry.finding}: ${forMarkdown(entry.why, 300)}`
     return `| ${shown} ${title} | ${ageOf(now - entry.pull.createdAt)} | ${origin} | ${state} | ${forMarkdown(doneOf(entry, outcomes), 300)} |`

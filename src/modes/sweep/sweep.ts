@@ -8,6 +8,7 @@ import type { Done } from '../../github/pulls.ts'
 import type { SweepSettings } from '../../inputs/sweep-settings.ts'
 import type { Logger } from '../../runner/io.ts'
 import type { Redact } from '../../text/redact.ts'
+import { forLog } from '../../text/untrusted.ts'
 import type { Decision, Service, StepSetup } from '../../decide/decision.ts'
 import { sendPrompt } from '../../decide/send.ts'
 import { runRecord } from '../../decide/tracked.ts'
@@ -17,10 +18,13 @@ import {
   type Judging,
   judgeByDetails,
   judgeByRecords,
+  keptOpen,
   mayBeMerged,
   mayBeStale,
   needsCodeState,
-  plan
+  plan,
+  predates,
+  wouldClose
 } from './plan.ts'
 import { outputOf, summaryOf, type SweepResult } from './report.ts'
 
@@ -98,7 +102,7 @@ function reasonOf(result: SweepResult): string {
   const done = (word: Outcome['result']): number => result.outcomes.filter((outcome) => outcome.result === word).length
   const open = result.planned.length
   const did = `${done('closed')} closed, ${done('merged')} merged, ${done('asked')} followed up${done('failed') > 0 ? `, ${done('failed')} failed (see the warnings)` : ''}`
-  return `swept ${result.repository}: ${open} open agent pull request${open === 1 ? '' : 's'}; ${did}`
+  return `Swept ${result.repository}: ${open} open agent pull request${open === 1 ? '' : 's'}; ${did}`
 }
 
 /** What the sweep reads before it judges: the docs repository's listings and the records. */
@@ -109,8 +113,11 @@ async function readAll(github: Service<DocsSweep>, at: SweepAt) {
     const warning = "Could not read who github-token acts as, which tells the action's records from forgeries."
     return { kind: 'warning', warning } as const
   }
-  const open = await github.listOpen()
-  if (open.kind === 'warning') return open
+  const listed = await github.listOpen()
+  if (listed.kind === 'warning') return listed
+  // A title may quote a key (an agent copying a prompt): redacted before it is shown anywhere.
+  const pulls = listed.value.pulls.map((pull) => ({ ...pull, title: at.redact(pull.title) }))
+  const open = { kind: 'done', value: { ...listed.value, pulls } } as const
   const window = await github.listOpenedSince(now - settings.windowMs)
   if (window.kind === 'warning') return window
   // A record is written once its job opened its pull request: none older can name one still open.
@@ -135,8 +142,10 @@ async function judgeAll(
   const judging: Judging & { code: Map<number, CodeState> } = {
     now,
     staleAfterMs,
+    asksToUpdate: at.settings.actions.has('update-conflicted'),
     records: read.records.records,
     open: new Set(read.open.pulls.map((pull) => pull.number)),
+    openedAt: new Map(read.open.pulls.map((pull) => [pull.number, pull.createdAt])),
     merged: new Set(read.window.pulls.filter((pull) => pull.mergedAt !== undefined).map((pull) => pull.number)),
     code: new Map(),
     codeUrl: (number) => github.codeUrl(number)
@@ -150,7 +159,9 @@ async function judgeAll(
     const record = tied.get(pull.number)
     if (record === undefined && !isAgent(pull.author)) continue
     const before = sent()
-    judged.push(await judgeOne(pull, record, reading))
+    const one = await judgeOne(pull, record, reading)
+    if (one.unread) at.log.warning(`#${pull.number}: ${forLog(one.unread, 300)} Left for the next sweep.`)
+    judged.push(one)
     perPull.set(pull.number, sent() - before)
   }
   return { judged, perPull }
@@ -163,33 +174,49 @@ interface Reading {
   readonly mayRead: () => boolean
 }
 
-/** One pull request judged, with only the reads its decision needs; a read that fails leaves it for the next run. */
+/**
+ * One pull request judged, with only the reads its decision needs; a read that fails leaves it for the next run. One
+ * it would close is first read for a reopening: then it stays open.
+ */
 async function judgeOne(pull: OpenPull, record: AgentRecord | undefined, reading: Reading): Promise<Judged> {
-  const { github, judging } = reading
-  const unread = (warning: string): Judged => ({
+  const judged = await judgeByReads(pull, record, reading)
+  if (!wouldClose(judged)) return judged
+  const reopened = await reading.github.reopened(pull)
+  if (reopened.kind === 'warning') return unread(pull, record, reopened.warning)
+  return reopened.value ? keptOpen(judged) : judged
+}
+
+function unread(pull: OpenPull, record: AgentRecord | undefined, warning: string): Judged {
+  return {
     pull,
     record,
     finding: 'open',
     action: undefined,
-    why: `${warning} Left for the next sweep`
-  })
-  if (record && needsCodeState(record) && !judging.code.has(record.issue)) {
+    why: `${warning} Left for the next sweep`,
+    unread: warning
+  }
+}
+
+async function judgeByReads(pull: OpenPull, record: AgentRecord | undefined, reading: Reading): Promise<Judged> {
+  const { github, judging } = reading
+  const unreadAs = (warning: string): Judged => unread(pull, record, warning)
+  if (record && !predates(pull, record) && needsCodeState(record) && !judging.code.has(record.issue)) {
     const state = await github.codeState(record.issue)
-    if (state.kind === 'warning') return unread(state.warning)
+    if (state.kind === 'warning') return unreadAs(state.warning)
     judging.code.set(record.issue, state.value)
   }
   const byRecords = judgeByRecords(pull, record, judging)
-  if (byRecords !== undefined || record === undefined) return byRecords ?? unread('')
+  if (byRecords !== undefined || record === undefined) return byRecords ?? unreadAs('')
   if (!reading.mayRead()) {
     const why = `not read this run: a sweep reads the details of the ${MOST_DETAILED} oldest open agent pull requests`
     return { pull, record, finding: 'open', action: undefined, why }
   }
   const details = await github.details(pull)
-  if (details.kind === 'warning') return unread(details.warning)
+  if (details.kind === 'warning') return unreadAs(details.warning)
   const touched = mayBeStale(pull, judging) ? await github.touched(pull) : undefined
-  if (touched?.kind === 'warning') return unread(touched.warning)
+  if (touched?.kind === 'warning') return unreadAs(touched.warning)
   const checks = mayBeMerged(record, details.value, judging) ? await github.checks(details.value.headSha) : undefined
-  if (checks?.kind === 'warning') return unread(checks.warning)
+  if (checks?.kind === 'warning') return unreadAs(checks.warning)
   const later = { ...(touched ? { touched: touched.value } : {}), ...(checks ? { checks: checks.value } : {}) }
   return judgeByDetails(pull, record, details.value, later, judging)
 }
@@ -233,7 +260,7 @@ function notesOf(open: boolean, window: boolean, records: boolean): string[] {
     ...(records
       ? []
       : [
-          "The workflow's repository has more comments since the oldest open agent pull request than a sweep reads (2,000): a pull request whose record is among the rest is not tied to the action, and left alone."
+          "The workflow's repository has more comments since the oldest open pull request than a sweep reads (2,000, newest first): a pull request whose record is among the older ones is not tied to the action, and left alone."
         ])
   ]
 }

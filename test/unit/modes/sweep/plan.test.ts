@@ -44,6 +44,9 @@ const details = (more: Partial<PullDetails> = {}): PullDetails => ({
   mergeState: 'clean',
   headSha: 'b'.repeat(40),
   reviews: { approved: false, changesRequested: false, byPeople: false },
+  author: { login: 'mintlify[bot]', bot: true },
+  createdAt: 0,
+  draft: false,
   ...more
 })
 const APPROVED = { approved: true, changesRequested: false, byPeople: true }
@@ -52,8 +55,10 @@ function judging(records: AgentRecord[] = [], more: Partial<Judging> = {}): Judg
   return {
     now: NOW,
     staleAfterMs: 14 * DAY,
+    asksToUpdate: true,
     records,
     open: new Set(records.map((entry) => entry.number)),
+    openedAt: new Map(),
     merged: new Set(),
     code: new Map(),
     codeUrl: (number) => `https://github.com/acme/api/pull/${number}`,
@@ -113,6 +118,9 @@ describe('judging one pull request', () => {
     expect(judge(pull(2), newer, at).finding).toBe('open')
     expect(judge(pull(1), older, { ...at, open: new Set([1]) }).finding).toBe('open')
     expect(judge(pull(1), older, { ...at, open: new Set([1]), merged: new Set([2]) }).finding).toBe('superseded')
+    // A newer record whose link names a pull request opened before its job started takes over nothing.
+    const predating = { ...at, openedAt: new Map([[2, newer.startedAt - 86_400_000]]) }
+    expect(judge(pull(1), older, predating).finding).toBe('open')
   })
 
   it('closes as superseded a batch whose every pull request a newer batch covers, or one a record names as replaced', () => {
@@ -176,6 +184,20 @@ describe('judging one pull request', () => {
     expect(judge(pull(1), record(1, { askedToUpdate: true }), judging(), conflicted)).toMatchObject({
       finding: 'conflicted',
       action: undefined
+    })
+  })
+
+  it('closes a stale one that conflicts as stale when sweep-actions does not let it ask for an update', () => {
+    const idle = pull(1, { updatedAt: NOW - 15 * DAY })
+    const conflicted = details({ mergeable: false, mergeState: 'dirty' })
+    expect(judge(idle, record(1), judging([], { asksToUpdate: false }), conflicted)).toMatchObject({
+      finding: 'stale',
+      action: 'close-stale'
+    })
+    expect(judge(idle, record(1), judging(), conflicted)).toMatchObject({ finding: 'conflicted' })
+    // Not stale: reported as conflicted whatever sweep-actions says, so the report says what is wrong with it.
+    expect(judge(pull(1), record(1), judging([], { asksToUpdate: false }), conflicted)).toMatchObject({
+      finding: 'conflicted'
     })
   })
 

@@ -136,11 +136,13 @@ describe('the summary and the output', () => {
     const rows = summary.split('\n').filter((line) => line.startsWith('| #') || line.startsWith('| <a'))
     expect(rows).toHaveLength(2)
     expect(rows[0]).toBe(
-      '| <a href="https://github.com/acme/docs/pull/1">#1</a> Docs | 3d | pair | stale: waiting for an approving review | closed |'
+      '| <a href="https://github.com/acme/docs/pull/1">#1</a> `Docs` | 3d | pair | stale: waiting for an approving review | closed |'
     )
-    // Seven cells: nothing from the title or the login adds a column, a tag, a link or a line.
-    expect(rows[1]?.split('|')).toHaveLength(7)
-    expect(rows[1]).not.toMatch(/<img|<b>|\]\(|::error::/)
+    // Seven cells: nothing from the title or the login adds a column, a tag, a link, a mention or a line. The title is
+    // a code span (GitHub links and mentions nothing in one), its pipes escaped for the table.
+    expect(rows[1]?.split(/(?<!\\)\|/)).toHaveLength(7)
+    expect(rows[1]).toContain('`Docs \\| <img src=x onerror=alert(1)> [link](https://evil.example) @octocat ::err…`')
+    expect(rows[1]).not.toMatch(/<b>/)
     expect(summary).toContain('2 open agent pull requests; the sweep may close-stale, at most 10 a run.')
   })
 

@@ -1,6 +1,12 @@
 // A sweep against the simulated GitHub on loopback: what it reads, what it writes, and that it never writes twice.
 import { afterAll, describe, expect, it } from 'vitest'
-import { agentDocsPulls, type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from '../../../../sim/github-api.ts'
+import {
+  agentDocsPulls,
+  agentRecords,
+  type FakeGitHub,
+  type FakeGitHubOptions,
+  startFakeGitHub
+} from '../../../../sim/github-api.ts'
 import { settingsOf } from '../../../../sim/settings.ts'
 import { openDocsSweep } from '../../../../src/github/docs-sweep.ts'
 import { openSession, type RunInfo } from '../../../../src/github/session.ts'
@@ -28,27 +34,7 @@ const AGENT = 'mintlify[bot]'
 /** A docs pull request the agent opened `days` ago, last updated a day ago. */
 const docsPull = agentDocsPulls(NOW)
 
-/**
- * The action's record of a job that opened docs pull request `docs`, on issue or pull request `issue`; with `head`,
- * a pair's (its prompt described that head of the code pull request).
- */
-function record(
-  issue: number,
-  docs: number,
-  more: Partial<TrackingState> & { head?: string } = {},
-  user = VIEWER,
-  startedDay = 30
-) {
-  const { head, ...rest } = more
-  const start = { kind: 'start', run: '1', attempt: 1, prompt: 'p', line: 'Docs', project: 'docs' } as const
-  const state: TrackingState = {
-    job: `job-${docs}`,
-    requests: [{ ...start, at: NOW - startedDay * DAY, ...(head ? { head } : {}) }],
-    pr: `https://github.com/acme/docs/pull/${docs}`,
-    ...rest
-  }
-  return { issue, user, body: `${markerOf(state)}\nTracking.`, updatedAt: ago(startedDay - 1) }
-}
+const record = agentRecords(NOW, 'docs')
 
 const HEAD = { head: 'e'.repeat(40) }
 
@@ -149,14 +135,14 @@ const WORLD: FakeGitHubOptions = {
   },
   existing: [
     record(41, 1, HEAD),
-    record(42, 2, HEAD, VIEWER, 30),
-    record(42, 3, HEAD, VIEWER, 20),
+    record(42, 2, { ...HEAD, startedDays: 30 }),
+    record(42, 3, { ...HEAD, startedDays: 20 }),
     record(43, 4, { ...HEAD, source: 'merged' }),
     record(50, 5),
     record(51, 6),
     record(52, 7),
-    record(44, 9, HEAD, 'mallory'),
-    record(44, 9, HEAD, 'github-actions')
+    record(44, 9, { ...HEAD, user: 'mallory' }),
+    record(44, 9, { ...HEAD, user: 'github-actions' })
   ]
 }
 
@@ -203,7 +189,7 @@ describe('sweep', () => {
   it('takes at most sweep-limit actions, oldest first', async () => {
     const pulls = [docsPull(1, 20), docsPull(2, 40), docsPull(3, 30)].map((pull) => ({ ...pull, updatedAt: ago(15) }))
     const { result } = await run(
-      { pulls: { 'acme/docs': pulls }, existing: [record(1, 1), record(2, 2, {}, VIEWER, 40), record(3, 3)] },
+      { pulls: { 'acme/docs': pulls }, existing: [record(1, 1), record(2, 2, { startedDays: 40 }), record(3, 3)] },
       ['close-stale'],
       { limit: 2 }
     )
@@ -243,7 +229,9 @@ describe('sweep', () => {
       },
       ['close-stale']
     )
-    expect(writes).toEqual(['POST /repos/acme/docs/issues/6/comments', 'PATCH /repos/acme/docs/pulls/6'])
+    // The close comes first: one that did not land leaves no comment saying it was closed.
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/6'])
+    expect(docsComments(github, 6)).toEqual([])
     expect(result.outcomes).toEqual([
       {
         number: 6,
@@ -255,7 +243,7 @@ describe('sweep', () => {
     expect(stateOf(github, 6)?.state).toBe('open')
   })
 
-  it('after a run killed between its comment and its close, closes without commenting again', async () => {
+  it("never writes its comment twice: one of its own there already (an earlier run's) is not written again", async () => {
     const mark = '<!-- mintlify-agent-sweep: stale -->\nNo activity for 20 days, so this docs pull request is closed.'
     const { github, writes, result } = await run(
       {
@@ -274,7 +262,7 @@ describe('sweep', () => {
     expect(docsComments(github, 6)).toHaveLength(1)
   })
 
-  it('reads a comment GitHub answered with a 502 back before closing, and posts it once', async () => {
+  it('closes, then reads a comment GitHub answered with a 502 back, and posts it once', async () => {
     const { github, writes, result } = await run(
       {
         pulls: { 'acme/docs': [docsPull(6, 25, { updatedAt: ago(20) })] },
@@ -283,7 +271,7 @@ describe('sweep', () => {
       },
       ['close-stale']
     )
-    expect(writes).toEqual(['POST /repos/acme/docs/issues/6/comments', 'PATCH /repos/acme/docs/pulls/6'])
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/6', 'POST /repos/acme/docs/issues/6/comments'])
     expect(result.outcomes.map((outcome) => outcome.result)).toEqual(['closed'])
     expect(docsComments(github, 6)).toHaveLength(1)
   })
@@ -310,15 +298,97 @@ describe('sweep', () => {
     expect(findings(second.result)).toEqual({ 5: ['conflicted', undefined] })
   })
 
-  it('costs two reads for a pull request judged by its details, and none more for one its records decide', async () => {
+  it('costs two reads for a pull request judged by its details, one more before a close, none for one untied', async () => {
     const { result } = await run(WORLD)
     const perPull = Object.fromEntries(result.requests.perPull)
     expect(perPull).toMatchObject({ 3: 2, 5: 2, 8: 0, 9: 0 })
-    // The orphaned pair's code pull request is read once; an approved one's checks, two reads more.
-    expect(perPull[1]).toBe(1)
+    // The orphaned pair's code pull request is read once, and its events before the close.
+    expect(perPull[1]).toBe(2)
+    // An approved one's checks: two reads more.
     expect(perPull[4]).toBe(4)
-    // Stale candidates: commits and review comments.
-    expect(perPull[6]).toBe(4)
+    // Stale candidates: commits and review comments, then the events.
+    expect(perPull[6]).toBe(5)
+  })
+
+  it('never closes again a pull request someone reopened after a sweep closed it', async () => {
+    const github = await startFakeGitHub({
+      owner: 'acme',
+      repo: 'api',
+      viewer: VIEWER,
+      pulls: {
+        'acme/api': [{ number: 41, state: 'closed', merged: false, labels: [] }],
+        'acme/docs': [docsPull(1, 20), docsPull(6, 25, { updatedAt: ago(20) })]
+      },
+      existing: [record(41, 1, HEAD), record(51, 6)]
+    })
+    servers.push(github)
+    const first = await run({}, ['close-orphaned', 'close-stale'], { github })
+    expect(first.result.outcomes.map((outcome) => [outcome.number, outcome.result])).toEqual([
+      [6, 'closed'],
+      [1, 'closed']
+    ])
+    for (const number of [1, 6]) {
+      const pull = stateOf(github, number)
+      if (!pull) throw new Error(`no pull request #${number}`)
+      pull.state = 'open'
+      pull.events = [...(pull.events ?? []), { event: 'reopened', actor: 'mona' }]
+      pull.updatedAt = ago(15)
+    }
+    const second = await run({}, ['close-orphaned', 'close-stale'], { github })
+    expect(second.writes).toEqual([])
+    expect(second.result.planned.map((entry) => entry.unread)).toEqual([undefined, undefined])
+    expect(findings(second.result)).toEqual({ 1: ['open', undefined], 6: ['open', undefined] })
+    expect(second.result.planned[0]?.why).toMatch(/someone reopened it after it was closed: left to them/)
+  })
+
+  it('closes again one only the action itself reopened (a pair reopens a docs pull request with its code)', async () => {
+    const idle = docsPull(6, 25, {
+      updatedAt: ago(20),
+      events: [
+        { event: 'closed', actor: VIEWER },
+        { event: 'reopened', actor: VIEWER }
+      ]
+    })
+    const { writes } = await run({ pulls: { 'acme/docs': [idle] }, existing: [record(51, 6)] }, ['close-stale'])
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/6', 'POST /repos/acme/docs/issues/6/comments'])
+  })
+
+  it("leaves alone a pull request a record names but which was opened before that record's job started", async () => {
+    const { result, writes } = await run(
+      {
+        pulls: {
+          'acme/api': [{ number: 41, state: 'closed', merged: false, labels: [] }],
+          'acme/docs': [{ ...docsPull(10, 8), user: 'mona' }]
+        },
+        // The admin API answered the job with a link to a person's pull request opened days before the job.
+        existing: [record(41, 10, { ...HEAD, startedDays: 5 })]
+      },
+      ['close-orphaned', 'close-stale']
+    )
+    expect(writes).toEqual([])
+    expect(findings(result)).toEqual({ 10: ['untied', undefined] })
+  })
+
+  it('reads the records newest first: in a busy repository, the latest jobs are tied and the oldest comments left', async () => {
+    const chatter = Array.from({ length: 2_050 }, (_, index) => ({
+      issue: 100 + (index % 50),
+      user: 'mona',
+      body: 'A comment.',
+      updatedAt: ago(10)
+    }))
+    const { result, writes } = await run(
+      {
+        pulls: {
+          'acme/api': [{ number: 41, state: 'closed', merged: false, labels: [] }],
+          'acme/docs': [docsPull(1, 3)]
+        },
+        existing: [...chatter, record(41, 1, { ...HEAD, startedDays: 5 })]
+      },
+      ['close-orphaned']
+    )
+    expect(findings(result)).toEqual({ 1: ['orphaned', 'act'] })
+    expect(writes).toEqual(['PATCH /repos/acme/docs/pulls/1', 'POST /repos/acme/docs/issues/1/comments'])
+    expect(result.notes.join(' ')).toMatch(/more comments .* than a sweep reads \(2,000, newest first\)/)
   })
 })
 
