@@ -8,7 +8,7 @@ import { checkGuardrail } from './after-job/guardrail.ts'
 import { decidePair } from './modes/pair/pair.ts'
 import { closeSuperseded, type Paired } from './modes/pair/docs-pull.ts'
 import { decideBatch, notifyCovered } from './modes/batch/batch.ts'
-import type { Swept } from './modes/sweep/sweep.ts'
+import { decideSweep, type Swept } from './modes/sweep/sweep.ts'
 import { answerRequest, decideRequest, type HandledRequest, keepsCheck, unaskedOf } from './modes/requests/requests.ts'
 import type { BatchPlan } from './github/tracking-record.ts'
 import type { Settings } from './inputs/settings.ts'
@@ -78,8 +78,7 @@ async function decide(setup: StepSetup): Promise<Decided> {
     case 'batch':
       return { mode: 'batch', decision: await decideBatch(setup) }
     case 'sweep':
-      // Loaded for a sweep alone: its GitHub reads bring Octokit, which a run that needs no GitHub never loads.
-      return { mode: 'sweep', decision: await (await import('./modes/sweep/sweep.ts')).decideSweep(setup) }
+      return { mode: 'sweep', decision: await decideSweep(setup) }
   }
 }
 

@@ -1,46 +1,13 @@
-// One Octokit for one piece of GitHub work: retries and throttling from Octokit's own plugins, every request
-// through the action's undici dispatcher (so proxies apply), and everything bounded by one deadline; and who the token
-// acts as.
-import { retry } from '@octokit/plugin-retry'
-import { throttling } from '@octokit/plugin-throttling'
-import { Octokit } from '@octokit/rest'
-import { setTimeout as delay } from 'node:timers/promises'
-import { fetch as undiciFetch } from 'undici'
-import { faultWords, networkFaultOf, PROXY_AUTH_REQUIRED, tunnelRefusal } from '../transport/network-fault.ts'
+// The action's GitHub client for one piece of work, as the rest of the action sees it, and who a token acts as. The
+// client itself is built in session.ts, the one place that loads Octokit: a run that needs no GitHub never does.
+import type { retry } from '@octokit/plugin-retry'
+import type { throttling } from '@octokit/plugin-throttling'
+import type { Octokit } from '@octokit/rest'
 import type { Transport } from '../transport/transport.ts'
-import { httpStatusOf, responseHeader } from './fields.ts'
-import { formatDuration } from '../text/duration.ts'
 import { forLog } from '../text/untrusted.ts'
 
-/** Whether a 429's Retry-After may be waited out: the seconds it asks, and how many such waits came before. */
-type MayWaitOut = (retryAfterS: number, waited: number) => boolean
-const isMayWaitOut = (value: unknown): value is MayWaitOut => typeof value === 'function'
-
-/**
- * A failed request is not retried once the deadline has passed (plugin-retry would otherwise wait and try again, its
- * waits holding the runner, and only then give up), nor when the proxy wants credentials: trying again cannot help.
- * And a 429 that plugin-throttling does not take for a rate limit (it names no secondary limit and shows no spent
- * quota) but that says Retry-After is waited out and sent again, within the deadline, as the plugin waits out the
- * others. Listed first, so its hook runs before plugin-retry's, which tries again only an error that carries its
- * request.
- */
-const withinDeadline: Parameters<typeof Octokit.plugin>[0] = (octokit, options) => {
-  const deadline: unknown = options['deadline']
-  const mayWait: unknown = options['mayWaitOut']
-  let waited = 0
-  octokit.hook.error('request', async (error, request) => {
-    if (deadline instanceof AbortSignal && deadline.aborted) throw new Error('the deadline passed', { cause: error })
-    if (tunnelRefusal(error) === PROXY_AUTH_REQUIRED) throw new Error('the proxy wants credentials', { cause: error })
-    const retryAfterS = plainRetryAfter(error)
-    if (retryAfterS === undefined || !isMayWaitOut(mayWait) || !mayWait(retryAfterS, waited)) throw error
-    waited += 1
-    await delay(retryAfterS * 1000, undefined, deadline instanceof AbortSignal ? { signal: deadline } : {})
-    return octokit.request(request)
-  })
-}
-
-const GitHub = Octokit.plugin(withinDeadline, retry, throttling)
-type GitHubOctokit = InstanceType<typeof GitHub>
+/** Octokit with the plugins session.ts builds it with: retries and throttling. */
+export type GitHubOctokit = Octokit & ReturnType<typeof retry> & ReturnType<typeof throttling>
 
 /** A rate limit GitHub reported that was not waited out, because it reached past the deadline. */
 export interface RateLimitHit {
@@ -114,100 +81,6 @@ export function githubAccess(
   }
 }
 
-/** How many times a rate-limited request is tried again before giving up. */
-const RATE_LIMIT_RETRIES = 2
-
-export function createGitHubClient(transport: Transport, access: GitHubAccess, work: GitHubWork): GitHubClient {
-  // A monotonic clock: the wall clock may jump while the work goes on.
-  const deadlineAt = performance.now() + work.deadlineMs
-  const timeout = AbortSignal.timeout(Math.max(0, Math.round(work.deadlineMs)))
-  const signal = work.cancellable ? AbortSignal.any([timeout, transport.cancelSignal]) : timeout
-  let hit: RateLimitHit | undefined
-  const retryWithinDeadline =
-    (secondary: boolean) =>
-    (retryAfter: number, _options: object, _octokit: unknown, retryCount: number): boolean => {
-      if (retryCount < RATE_LIMIT_RETRIES && performance.now() + retryAfter * 1000 < deadlineAt) return true
-      hit = { secondary, retryAfterS: retryAfter }
-      return false
-    }
-  const fetch = ((url: string, init: Parameters<typeof undiciFetch>[1]) =>
-    undiciFetch(url, {
-      ...init,
-      dispatcher: transport.dispatcher,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(work.requestTimeoutMs)])
-    })) as unknown as typeof globalThis.fetch
-  const { log } = access
-  const octokit = new GitHub({
-    auth: access.token,
-    baseUrl: access.apiUrl,
-    userAgent: transport.userAgent,
-    request: { fetch },
-    deadline: signal,
-    mayWaitOut: (retryAfterS: number, waited: number) => retryWithinDeadline(true)(retryAfterS, {}, octokit, waited),
-    log: { debug: log, info: log, warn: log, error: log },
-    throttle: {
-      enabled: work.throttled,
-      onRateLimit: retryWithinDeadline(false),
-      onSecondaryRateLimit: retryWithinDeadline(true)
-    },
-    retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2 }
-  })
-  let requests = 0
-  octokit.hook.before('request', () => {
-    requests += 1
-  })
-  return {
-    octokit,
-    signal,
-    installation: isInstallationToken(access.token),
-    rateLimitHit: () => hit,
-    callCount: () => requests,
-    noAnswer: (error) => noAnswerWords(error, transport, access.apiUrl, work.requestTimeoutMs),
-    bounded: (pending) => raceAgainst(signal, pending)
-  }
-}
-
-/** The failure in words when GitHub gave no answer at all: a request Octokit made answered nothing. */
-function noAnswerWords(
-  error: unknown,
-  transport: Pick<Transport, 'proxyFor' | 'redact'>,
-  apiUrl: string,
-  requestTimeoutMs: number
-): string | undefined {
-  if (!(error instanceof Error) || ('response' in error && error.response !== undefined)) return undefined
-  for (let link: unknown = error; link instanceof Error; link = link.cause) {
-    if (link.name === 'TimeoutError')
-      return `no complete answer within ${formatDuration(requestTimeoutMs)} (request-timeout)`
-  }
-  let url: URL
-  try {
-    url = new URL(apiUrl)
-  } catch {
-    return undefined
-  }
-  const fault = networkFaultOf(error, url, transport.proxyFor(url))
-  if (fault.kind === 'no connection' && (fault.code === 'ENOTFOUND' || fault.code === 'EAI_AGAIN')) {
-    return `the runner could not resolve ${url.hostname} (${fault.code}), a fault of the runner's network, not an answer from GitHub: check the runner's DNS, and on a network that reaches the Internet only through a proxy, HTTPS_PROXY`
-  }
-  if (fault.kind === 'proxy refused' && fault.status === PROXY_AUTH_REQUIRED) {
-    return `${faultWords(fault, 'GitHub', transport.redact)}: put the proxy's user and password in the runner's HTTPS_PROXY (http://user:password@proxy:port)`
-  }
-  return `${faultWords(fault, 'GitHub', transport.redact)}, so GitHub gave no answer`
-}
-
-function raceAgainst<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
-  const aborted = new Promise<never>((_resolve, reject) => {
-    const stop = (): void => {
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'))
-    }
-    if (signal.aborted) stop()
-    else signal.addEventListener('abort', stop, { once: true })
-  })
-  // Nobody may be listening when the signal aborts after the work is done.
-  aborted.catch(() => undefined)
-  return Promise.race([work, aborted])
-}
-
 /**
  * The login the token acts as, in the form REST gives its comments' author (see ownLogin). GraphQL's `viewer` answers
  * for every kind of token (a user's, a GitHub App's installation token, the workflow's GITHUB_TOKEN), where REST's
@@ -243,13 +116,4 @@ export function ownLogin(viewer: string, installation: boolean): string {
 export function isAuthor(author: { login?: string; type?: string } | null | undefined, login: string): boolean {
   if (!author?.login || author.login !== login) return false
   return author.type === (login.endsWith('[bot]') ? 'Bot' : 'User')
-}
-
-/** The seconds a 429 asks to wait, when plugin-throttling does not take it for a rate limit of its own. */
-function plainRetryAfter(error: unknown): number | undefined {
-  if (httpStatusOf(error) !== 429 || !(error instanceof Error) || /\bsecondary rate\b/i.test(error.message))
-    return undefined
-  if (responseHeader(error, 'x-ratelimit-remaining') === '0') return undefined
-  const seconds = Number(responseHeader(error, 'retry-after'))
-  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : undefined
 }

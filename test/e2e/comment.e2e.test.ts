@@ -24,7 +24,6 @@ const KEY = 'mint_comment_secret'
 const TOKEN = 'ghs_comment_token_abc'
 const PR = 'https://github.com/acme/docs/pull/77'
 const ISSUE_EVENT = { action: 'opened', issue: { number: 12, title: 'Document the new API' } }
-const PULL_EVENT = { action: 'opened', number: 34, pull_request: { number: 34 } }
 
 const servers = loopback()
 
@@ -97,12 +96,7 @@ describe('comment: true', () => {
     expectKeyNeverShown(run, TOKEN)
   })
 
-  it('comments on the pull request of a pull_request event', async () => {
-    const { api, github } = await setUp()
-    await runWithComment(api, github, { eventName: 'pull_request', event: PULL_EVENT })
-    expect(github.comments.map((comment) => comment.issue)).toEqual([34])
-  })
-
+  // The issue or pull request of every other event: rows of test/unit/github/thread.test.ts.
   it('comments on issue-number when given, e.g. from workflow_dispatch', async () => {
     const { api, github } = await setUp()
     const run = await runWithComment(api, github, {
@@ -198,10 +192,9 @@ describe('comment: true', () => {
     expect(github.comments).toHaveLength(1)
   })
 
-  it.each([
-    ['issues', ISSUE_EVENT, 'issues: write'],
-    ['pull_request', PULL_EVENT, 'pull-requests: write']
-  ])(
+  // One as the bundle meets it; the permission a pull request's comment needs, and what a 404 says of an issue-number,
+  // are rows of test/unit/github/thread.test.ts.
+  it.each([['issues', ISSUE_EVENT, 'issues: write']])(
     'turns a 403 on %s into a warning naming the missing permission, keeping the outcome',
     async (eventName, event, permission) => {
       const { api, github } = await setUp({ github: { refuseWrites: 403 } })
@@ -217,21 +210,6 @@ describe('comment: true', () => {
       }
     }
   )
-
-  it('turns a 404 into a warning that names the issue', async () => {
-    const { api, github } = await setUp({ github: { refuseWrites: 404 } })
-    const run = await runWithComment(api, github, {
-      eventName: 'workflow_dispatch',
-      event: {},
-      inputs: { 'issue-number': '999' }
-    })
-    expect(run.exitCode).toBe(0)
-    const warnings = warningAnnotations(run)
-    expect(warnings.length).toBeGreaterThan(0)
-    for (const warning of warnings) {
-      expect(warning).toContain('Could not comment on issue or pull request #999 in acme/docs: it was not found')
-    }
-  })
 
   it("turns a 404 on the event's own issue into a warning about the token, not about an issue-number never set", async () => {
     const { api, github } = await setUp({ github: { refuseWrites: 404 } })

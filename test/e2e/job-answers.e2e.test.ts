@@ -17,7 +17,8 @@ const { serve } = loopback()
 const run = runJobFive
 
 describe('liberal in what it reads, strict in what it concludes', () => {
-  it.each(['Completed', ' COMPLETED '])('ends the wait on status %j', async (status) => {
+  // One as the bundle meets it; other spellings are rows of test/unit/admin-api/agent-job.test.ts.
+  it.each([' COMPLETED '])('ends the wait on status %j', async (status) => {
     const server = await serve((_req, res) => sendJson(res, 200, { ...jobBody(STORY, 'completed', PR), status }))
     const result = await run(server, { timeout: '3s' })
     expect(result.exitCode).toBe(0)
@@ -116,16 +117,17 @@ describe('prLink', () => {
     expect(result.outputs).toMatchObject({ outcome: 'completed', prLink: link, 'pr-number': '', 'pr-repository': '' })
   })
 
-  it.each([
-    ['a look-alike host', 'https://github.com.evil.example/octo/docs/pull/17'],
-    ['a host that is not GitHub', 'https://evil.example/octo/docs/pull/17'],
-    ['a number too large to be exact', 'https://github.com/acme/docs/pull/100000000000000000000000']
-  ])('gives no pr-number or pr-repository for %s', async (_, link) => {
-    const server = await serve((_req, res) => completed(res, link))
-    const result = await run(server)
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs).toMatchObject({ prLink: link, 'pr-number': '', 'pr-repository': '' })
-  })
+  // One as the bundle meets it; another host, a number too large and the rest are rows of
+  // test/unit/admin-api/agent-job.test.ts.
+  it.each([['a look-alike host', 'https://github.com.evil.example/octo/docs/pull/17']])(
+    'gives no pr-number or pr-repository for %s',
+    async (_, link) => {
+      const server = await serve((_req, res) => completed(res, link))
+      const result = await run(server)
+      expect(result.exitCode).toBe(0)
+      expect(result.outputs).toMatchObject({ prLink: link, 'pr-number': '', 'pr-repository': '' })
+    }
+  )
 
   it("gives pr-number and pr-repository on the runner's own GitHub Enterprise Server", async () => {
     const link = 'https://ghes.corp.example/org/handbook/pull/77'

@@ -79,7 +79,7 @@ const GITHUB: FakeGitHubOptions = {
   compares: {
     [`${A}...${B}`]: { status: 'ahead', commits: [commit(B, 'Retry on 503 too')], files: [file('src/retry.ts')] },
     [`${B}...${C}`]: { status: 'ahead', commits: [commit(C, 'Add a jitter option')], files: [file('src/jitter.ts')] },
-    [`${B}...${D}`]: { status: 'diverged', commits: [commit(D, 'Rewritten history')], files: [file('src/x.ts')] },
+    [`${C}...${D}`]: { status: 'diverged', commits: [commit(D, 'Rewritten history')], files: [file('src/x.ts')] },
     [`${C}...${B}`]: { status: 'behind', commits: [], files: [] }
   }
 }
@@ -106,11 +106,17 @@ const prompts = (api: { posts: { what: string; prompt: unknown }[] }) =>
   api.posts.map((post) => ({ what: post.what, prompt: String(post.prompt) }))
 
 describe('mode: pair', () => {
-  it('starts one job when the pull request opens, records its head, and keeps a check on it: in progress, then success', async () => {
+  it('starts one job when the pull request opens, records its head, keeps a check on it (in progress, then success), and passes docs-paths kept to', async () => {
     const { github, api, on } = await world()
-    const result = await on(pullEvent('opened', A))
+    const result = await on(pullEvent('opened', A), { 'docs-paths': 'docs/**' })
     expect(result.exitCode, result.stdout).toBe(0)
-    expect(result.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'started', prLink: DOCS_PR })
+    expect(result.outputs).toMatchObject({
+      outcome: 'completed',
+      'action-taken': 'started',
+      prLink: DOCS_PR,
+      guardrail: 'passed'
+    })
+    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({ guardrail: 'passed' })
     const [start] = prompts(api)
     expect(start?.what).toBe('create')
     expect(start?.prompt).toContain(`${PROMPT}\n\n## An instruction from the workflow`)
@@ -126,7 +132,7 @@ describe('mode: pair', () => {
     expect(result.outputs['check-url']).toMatch(/^https:\/\/github\.com\/acme\/api\/runs\/\d+$/)
   })
 
-  it('sends each push as a follow-up with only its own commits, never one twice', async () => {
+  it('sends each push as a follow-up with only its own commits, never one twice, nor one older than described, and the whole pull request after a force-push', async () => {
     const { api, on } = await world()
     await on(pullEvent('opened', A))
     const first = await on(pullEvent('synchronize', B))
@@ -144,7 +150,19 @@ describe('mode: pair', () => {
     // The same push again (a re-delivered event) sends nothing.
     const again = await on(pullEvent('synchronize', C))
     expect(again.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'none' })
+    // Nor does a push whose run comes after a newer head was described (two pushes close together).
+    const late = await on(pullEvent('synchronize', B))
+    expect(late.outputs).toMatchObject({
+      outcome: 'skipped',
+      'action-taken': 'none',
+      'skip-reason': "a newer head of pull request #7 than this run's (bbbbbbb) is already described"
+    })
     expect(api.posts).toHaveLength(3)
+    // A force-push: the head described is no longer in the pull request, so the whole of it is described again.
+    const forced = await on(pullEvent('synchronize', D))
+    expect(forced.stdout).toContain('is no longer in pull request #7')
+    expect(forced.stdout).toContain('(a force-push): the whole pull request is described again.')
+    expect(prompts(api)[3]?.prompt).toContain('### Pull request #7 in `acme/api`, open')
   })
 
   it("hands a re-run of a push run the follow-up's result its earlier attempt recorded, as for a start, and sends nothing", async () => {
@@ -162,26 +180,6 @@ describe('mode: pair', () => {
     expect(rerun.outputs).toMatchObject({ outcome: 'completed', 'job-id': 'job-1', prLink: DOCS_PR })
     expect(rerun.stdout).toContain('which completed with a pull request: taking its result')
     expect(prompts(api).map((post) => post.what)).toEqual(['create', 'follow-up job-1'])
-  })
-
-  it('describes the whole pull request again after a force-push, and says so', async () => {
-    const { api, on } = await world()
-    await on(pullEvent('opened', A))
-    await on(pullEvent('synchronize', B))
-    const forced = await on(pullEvent('synchronize', D))
-    expect(forced.stdout).toContain('is no longer in pull request #7')
-    expect(forced.stdout).toContain('(a force-push): the whole pull request is described again.')
-    expect(prompts(api)[2]?.prompt).toContain('### Pull request #7 in `acme/api`, open')
-  })
-
-  it('does nothing when a newer head than its own is already described (two pushes close together)', async () => {
-    const { api, on } = await world()
-    await on(pullEvent('opened', A))
-    await on(pullEvent('synchronize', B))
-    await on(pullEvent('synchronize', C))
-    const late = await on(pullEvent('synchronize', B))
-    expect(late.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'none' })
-    expect(api.posts).toHaveLength(3)
   })
 
   it('tells the docs pull request when the code pull request is merged, with merged-label, and starts no job', async () => {
@@ -218,8 +216,8 @@ describe('mode: pair', () => {
     expect(merged.stdout).toContain('approved, mergeable and green: merged too')
   })
 
-  it('closes the docs pull request, with a comment that links the code pull request, when that is closed unmerged', async () => {
-    const { github, on } = await world()
+  it('closes the docs pull request, with a comment that links the code pull request, when that is closed unmerged; reopens it with the code pull request, and follows up there', async () => {
+    const { github, api, on } = await world()
     await on(pullEvent('opened', A))
     const closed = await on(pullEvent('closed', A))
     expect(closed.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'closed' })
@@ -227,12 +225,6 @@ describe('mode: pair', () => {
     const note = github.comments.find((comment) => comment.repo === 'acme/docs')
     expect(note?.body).toContain(`The code pull request ${SOURCE}`)
     expect(note?.body).toContain('was closed without merging, so this docs pull request is closed too.')
-  })
-
-  it('reopens the docs pull request it closed when the code pull request is reopened, and follows up there', async () => {
-    const { github, api, on } = await world()
-    await on(pullEvent('opened', A))
-    await on(pullEvent('closed', A))
     const reopened = await on(pullEvent('reopened', A))
     expect(reopened.exitCode, reopened.stdout).toBe(0)
     expect(reopened.outputs).toMatchObject({ outcome: 'skipped', 'action-taken': 'reopened' })
@@ -267,34 +259,31 @@ describe('mode: pair', () => {
     expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
   })
 
-  it('leaves a docs pull request someone closed, or merged, as it is: no note, no close, never reopened', async () => {
-    for (const found of [{ state: 'closed' as const }, { state: 'closed' as const, merged: true }]) {
-      const docs = { number: 128, labels: [], files: [file('docs/a.mdx')], ...found }
-      const { github, api, on } = await world({ ...GITHUB, pulls: { 'acme/docs': [{ ...docs, state: 'open' }] } })
-      await on(pullEvent('opened', A))
-      const pull = github.pulls.get('acme/docs')?.[0]
-      if (pull === undefined) throw new Error('no docs pull request')
-      Object.assign(pull, found)
-      const closed = await on(pullEvent('closed', A))
-      const already = found.merged ? 'merged already' : 'closed already'
-      expect(closed.outputs['skip-reason']).toBe(
-        `pull request #7 was closed: its docs pull request ${DOCS_PR} was ${already}, and is left as it is`
-      )
-      expect(github.comments.filter((comment) => comment.repo === 'acme/docs')).toEqual([])
-      const reopened = await on(pullEvent('reopened', A))
-      expect(reopened.outputs['action-taken']).toBe('none')
-      expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
-      expect(prompts(api).map((post) => post.what)).toEqual(['create'])
-      if (found.merged) continue
-      // Someone reopens the docs pull request: it is live again, and the next close of the code closes it too.
-      pull.state = 'open'
-      const closedAgain = await on(pullEvent('closed', A))
-      expect(closedAgain.outputs['skip-reason']).toBe(
-        `pull request #7 was closed: its docs pull request ${DOCS_PR} was closed`
-      )
-      expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
-      expect(github.comments.filter((comment) => comment.repo === 'acme/docs')).toHaveLength(1)
-    }
+  // A docs pull request someone merged is left alike: a row of test/unit/modes/pair/pair.test.ts.
+  it('leaves a docs pull request someone closed as it is: no note, no close, never reopened', async () => {
+    const docs = { number: 128, state: 'open' as const, labels: [], files: [file('docs/a.mdx')] }
+    const { github, api, on } = await world({ ...GITHUB, pulls: { 'acme/docs': [docs] } })
+    await on(pullEvent('opened', A))
+    const pull = github.pulls.get('acme/docs')?.[0]
+    if (pull === undefined) throw new Error('no docs pull request')
+    pull.state = 'closed'
+    const closed = await on(pullEvent('closed', A))
+    expect(closed.outputs['skip-reason']).toBe(
+      `pull request #7 was closed: its docs pull request ${DOCS_PR} was closed already, and is left as it is`
+    )
+    expect(github.comments.filter((comment) => comment.repo === 'acme/docs')).toEqual([])
+    const reopened = await on(pullEvent('reopened', A))
+    expect(reopened.outputs['action-taken']).toBe('none')
+    expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+    expect(prompts(api).map((post) => post.what)).toEqual(['create'])
+    // Someone reopens the docs pull request: it is live again, and the next close of the code closes it too.
+    pull.state = 'open'
+    const closedAgain = await on(pullEvent('closed', A))
+    expect(closedAgain.outputs['skip-reason']).toBe(
+      `pull request #7 was closed: its docs pull request ${DOCS_PR} was closed`
+    )
+    expect(github.pulls.get('acme/docs')?.[0]?.state).toBe('closed')
+    expect(github.comments.filter((comment) => comment.repo === 'acme/docs')).toHaveLength(1)
   })
 
   it('follows up the same job, never a second, when the docs repository cannot be reached to close or reopen', async () => {
@@ -376,28 +365,8 @@ describe('mode: pair', () => {
     expect(api.posts).toEqual([])
   })
 
-  it('starts a job for a pull request by the person whose fine-grained token is docs-token: their code needs docs', async () => {
-    const DOCS_TOKEN = 'github_pat_mona_docs_0123'
-    const { api, on } = await world({ ...GITHUB, viewers: { [DOCS_TOKEN]: 'mona' } })
-    const result = await on(pullEvent('opened', A, { user: 'mona' }), { 'docs-token': DOCS_TOKEN })
-    expect(result.exitCode, result.stdout).toBe(0)
-    expect(result.outputs).toMatchObject({ outcome: 'completed', 'action-taken': 'started' })
-    expect(api.posts).toHaveLength(1)
-  })
-
-  it('sends nothing for a docs pull request a job of this action opened, in the same repository (loop prevention)', async () => {
-    const ownDocs = 'https://github.com/acme/api/pull/128'
-    const { api, on } = await world(GITHUB, {
-      run: { activePolls: 1, final: { status: 'completed', prLink: ownDocs } }
-    })
-    await on(pullEvent('opened', A))
-    const own = await on(pullEvent('opened', B, { number: 128, url: ownDocs }))
-    expect(own.outputs['skip-reason']).toBe(
-      'pull request #128 is a docs pull request a job of this action opened (loop prevention)'
-    )
-    expect(api.posts).toHaveLength(1)
-  })
-
+  // A person's own docs-token, on their pull request, lets it through: rows of test/unit/decide/gates.test.ts.
+  // A docs pull request a job of this action opened in the same repository: gates.e2e.test.ts, as the bundle meets it.
   it('fails the step and the check when the docs pull request touches a file outside docs-paths', async () => {
     const github: FakeGitHubOptions = {
       ...GITHUB,
@@ -417,13 +386,6 @@ describe('mode: pair', () => {
     expect(fake.checkRuns[0]?.conclusion).toBe('failure')
     expect(fake.comments[0]?.body).toContain('Files outside docs-paths')
     expect(fake.pulls.get('acme/docs')?.[0]?.state).toBe('open')
-  })
-
-  it('passes docs-paths when the docs pull request keeps to them', async () => {
-    const { on } = await world()
-    const result = await on(pullEvent('opened', A), { 'docs-paths': 'docs/**' })
-    expect(result.outputs).toMatchObject({ outcome: 'completed', guardrail: 'passed' })
-    expect(JSON.parse(result.outputs['result'] ?? '{}')).toMatchObject({ guardrail: 'passed' })
   })
 
   it("still leaves every output and a summary when the runner's SIGTERM comes while GitHub hangs on closing the docs pull request", async () => {

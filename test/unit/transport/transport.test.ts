@@ -45,7 +45,9 @@ describe('openTransport', () => {
     const { proxyFor } = opened.transport
     expect(proxyFor(new URL('https://api.mintlify.com/v2'))).toBe('http://proxy-s.test:8080')
     expect(proxyFor(new URL('http://docs.example/'))).toBe('http://proxy.test:3128')
-    expect(proxyFor(new URL('http://127.0.0.1:8787/'))).toBeUndefined()
+    for (const local of ['http://127.0.0.1:8787/', 'http://localhost:8787/', 'http://[::1]:8787/']) {
+      expect(proxyFor(new URL(local))).toBeUndefined()
+    }
     await opened.close()
   })
 })

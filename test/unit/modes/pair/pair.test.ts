@@ -149,19 +149,25 @@ describe('decidePair, once the code pull request ends', () => {
     expect(record?.source).toBe('closed')
   })
 
-  it('leaves a docs pull request closed already as it is, and records that it found it so', async () => {
-    const world = {
-      change: pullEvent('closed'),
-      tracked: recorded(),
-      pulls: { close: { kind: 'done', value: 'was-closed' } }
-    } as const
-    const { decision, said, record } = await pair(world)
-    expect(said).toEqual([])
-    expect(reasonOf(decision)).toBe(
-      `pull request #128 was closed: its docs pull request ${DOCS_PR} was closed already, and is left as it is`
-    )
-    expect(record?.source).toBe('found-closed')
-  })
+  it.each([
+    ['closed', 'was-closed'],
+    ['merged', 'merged']
+  ] as const)(
+    'leaves a docs pull request %s already as it is, and records that it found it so',
+    async (already, value) => {
+      const world = {
+        change: pullEvent('closed'),
+        tracked: recorded(),
+        pulls: { close: { kind: 'done', value } }
+      } as const
+      const { decision, said, record } = await pair(world)
+      expect(said).toEqual([])
+      expect(reasonOf(decision)).toBe(
+        `pull request #128 was closed: its docs pull request ${DOCS_PR} was ${already} already, and is left as it is`
+      )
+      expect(record?.source).toBe('found-closed')
+    }
+  )
 
   it('reopens the docs pull request with its code pull request, then follows its job up', async () => {
     const { calls, apiCalls, record } = await pair({
