@@ -108,8 +108,9 @@ describe('a proxy that holds a CONNECT unanswered', () => {
     expect(result.signal).toBeNull()
     expect(result.outputs).toMatchObject({ outcome: 'completed', prLink: PR })
     expect(result.stdout).toContain('Poll failed: no complete answer within 2000ms (request-timeout)')
-    expect(holding.connects()).toBe(2)
-    expect(api.requests).toHaveLength(1)
+    // The held tunnel ends the first poll; a busy machine may take more than request-timeout over the next one too.
+    expect(holding.connects()).toBeGreaterThanOrEqual(2)
+    expect(api.requests.length).toBeGreaterThanOrEqual(1)
   })
 
   it('ends within the grace when the run is cancelled meanwhile, with its outputs and summary', async () => {
