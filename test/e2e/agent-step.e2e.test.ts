@@ -199,9 +199,7 @@ describe('never a job twice', () => {
   })
 
   it('sends it again while the connection is refused, then once it is accepted', async () => {
-    const probe = await serve(() => undefined)
-    const port = new URL(probe.url).port
-    await probe.close()
+    const port = String(await portBelowEphemeral())
     const api = simulateAgentApi({
       projectId: PROJECT,
       apiKey: KEY,
@@ -760,3 +758,20 @@ describe('inputs', () => {
     expect(seen).toEqual(['/gateway/v2/agent/p%2F..%2Fx/job/j%3Fadmin%3D1%23f'])
   })
 })
+
+/**
+ * A port nothing listens on, that no other test's server can be given before this test's starts there: below the
+ * range the kernel hands out for port 0, which every other server asks for.
+ */
+async function portBelowEphemeral(): Promise<number> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '32768 60999')
+  const low = Number(range.trim().split(/\s+/)[0]) || 32768
+  for (let tries = 0; tries < 50; tries += 1) {
+    const port = 10_000 + Math.floor(Math.random() * (low - 10_000))
+    const probe = await startServer(() => undefined, { port }).catch(() => undefined)
+    if (probe === undefined) continue
+    await probe.close()
+    return port
+  }
+  throw new Error('No free port below the ephemeral range')
+}
